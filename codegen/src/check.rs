@@ -1,0 +1,116 @@
+//! Checks the whole model before anything is emitted: names that would
+//! collide in either language, and shapes no language can hold. Every problem
+//! is reported, with the place it comes from.
+
+use crate::emit::{python, rust};
+use crate::error::Errors;
+use crate::model::{Model, Shape, TypeId, TypeKind};
+use std::collections::HashMap;
+
+pub fn check(model: &Model) -> Result<(), Errors> {
+    let mut errors = Errors::default();
+    type_names(model, &mut errors);
+    for id in model.ids() {
+        let def = model.get(id);
+        match &def.kind {
+            TypeKind::Struct(fields) => {
+                let field_names = |ident: fn(&str) -> String| {
+                    fields.fields.iter().map(move |f| (f.json_name.as_str(), ident(&f.word), f.pointer.as_str())).collect()
+                };
+                let per_language = [("Rust", field_names(rust::ident::field)), ("Python", field_names(python::ident::field))];
+                collisions(model, id, "properties", "field", &per_language, &mut errors);
+            }
+            TypeKind::Enum(values) => {
+                let at = def.origin.pointer.as_str();
+                let variants = values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
+                collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
+            }
+            TypeKind::Alias(shape) => {
+                if alias_reaches(model, shape, id, &mut vec![]) {
+                    errors.push(
+                        &def.origin.file,
+                        &def.origin.pointer,
+                        format!("`{}` contains itself with no object in between; neither language can hold such a value", def.name),
+                    );
+                }
+            }
+        }
+    }
+    errors.finish(())
+}
+
+/// Two types may not take the same name in either language.
+fn type_names(model: &Model, errors: &mut Errors) {
+    for (language, ident) in [("Rust", rust::ident::type_name as fn(&str) -> String), ("Python", python::ident::type_name)] {
+        let mut seen: HashMap<String, TypeId> = HashMap::new();
+        for id in model.ids() {
+            let def = model.get(id);
+            let name = ident(&def.name);
+            if let Some(first) = seen.get(&name) {
+                let first = &model.get(*first).origin;
+                errors.push(
+                    &def.origin.file,
+                    &def.origin.pointer,
+                    format!(
+                        "type name `{name}` collides in {language} with the type from {} at {:?}; rename a `$defs` key or a property",
+                        first.file.display(),
+                        first.pointer
+                    ),
+                );
+            } else {
+                seen.insert(name, id);
+            }
+        }
+    }
+}
+
+/// A name as the schema spells it, the identifier it became, and where.
+type Named<'a> = (&'a str, String, &'a str);
+
+/// Reports names that collide once made identifiers, once for all the
+/// languages in which the same two names collide.
+fn collisions(model: &Model, owner: TypeId, what: &str, becomes: &str, per_language: &[(&str, Vec<Named>)], errors: &mut Errors) {
+    let def = model.get(owner);
+    let mut found: Vec<(String, String, String, &str, Vec<&str>)> = Vec::new();
+    for (language, names) in per_language {
+        let mut seen: HashMap<&str, &str> = HashMap::new();
+        for (json, ident, pointer) in names {
+            match seen.get(ident.as_str()) {
+                Some(first) => {
+                    let key = (first.to_string(), json.to_string(), ident.clone());
+                    match found.iter_mut().find(|f| (&f.0, &f.1, &f.2) == (&key.0, &key.1, &key.2)) {
+                        Some(entry) => entry.4.push(language),
+                        None => found.push((key.0, key.1, key.2, pointer, vec![language])),
+                    }
+                }
+                None => {
+                    seen.insert(ident, json);
+                }
+            }
+        }
+    }
+    for (first, second, ident, pointer, languages) in found {
+        errors.push(
+            &def.origin.file,
+            pointer,
+            format!("{what} {first:?} and {second:?} of `{}` both become the {becomes} `{ident}` in {}", def.name, languages.join(" and ")),
+        );
+    }
+}
+
+/// Whether an alias's shape reaches the alias again through aliases,
+/// arrays, maps and nullables only.
+fn alias_reaches(model: &Model, shape: &Shape, target: TypeId, visiting: &mut Vec<TypeId>) -> bool {
+    match shape {
+        Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) => alias_reaches(model, inner, target, visiting),
+        Shape::Named(id) if *id == target => true,
+        Shape::Named(id) if !visiting.contains(id) => match &model.get(*id).kind {
+            TypeKind::Alias(inner) => {
+                visiting.push(*id);
+                alias_reaches(model, inner, target, visiting)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}

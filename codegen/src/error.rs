@@ -1,0 +1,81 @@
+//! Diagnostics: every problem carries the file, a JSON pointer into it and
+//! what is wrong. Checks push into an [`Errors`] list instead of stopping at
+//! the first problem, so one run reports everything (as serde_derive's `Ctxt`).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: PathBuf,
+    /// A JSON pointer into `file`; empty for the whole file.
+    pub pointer: String,
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if !self.pointer.is_empty() {
+            write!(f, " at {}", self.pointer)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Every problem found in one run. Nothing is written while this is non-empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Errors {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Errors {
+    pub fn push(&mut self, file: &Path, pointer: impl Into<String>, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic {
+            file: file.to_path_buf(),
+            pointer: pointer.into(),
+            message: message.into(),
+        });
+    }
+
+    pub fn one(file: &Path, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        let mut errors = Errors::default();
+        errors.push(file, pointer, message);
+        errors
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+
+    pub fn extend(&mut self, other: Errors) {
+        self.diagnostics.extend(other.diagnostics);
+    }
+
+    /// `Ok(value)` when nothing was reported, else every diagnostic.
+    pub fn finish<T>(self, value: T) -> Result<T, Errors> {
+        if self.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl fmt::Display for Errors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for diagnostic in &self.diagnostics {
+            writeln!(f, "error: {diagnostic}")?;
+        }
+        let count = self.diagnostics.len();
+        write!(f, "{count} error{}", if count == 1 { "" } else { "s" })
+    }
+}
+
+impl std::error::Error for Errors {}
+
+/// Appends one escaped reference token to a JSON pointer (RFC 6901).
+pub fn pointer_push(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+}

@@ -1,0 +1,118 @@
+//! Language-neutral word forms of schema names. Each emitter then applies its
+//! own language's keywords and reserved names (see `emit::*::ident`).
+
+/// Splits a name into ASCII words: at every character that is not an ASCII
+/// letter or digit, and at case changes (`gpuArch`, `HTTPServer`).
+fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (position, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        if c.is_ascii_uppercase() && !current.is_empty() {
+            let previous = chars[position - 1];
+            let next_is_lower = chars.get(position + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if previous.is_ascii_lowercase() || previous.is_ascii_digit() || (previous.is_ascii_uppercase() && next_is_lower) {
+                words.push(std::mem::take(&mut current));
+            }
+        }
+        current.push(c);
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// A name with no ASCII letter or digit gets one made of its code points,
+/// so that `é` and `ü` stay distinct.
+fn code_points(name: &str) -> String {
+    name.chars().map(|c| format!("u{:04x}", c as u32)).collect::<Vec<_>>().join("_")
+}
+
+/// `snake_case`, always a plain ASCII identifier that starts with a letter.
+pub fn snake(name: &str) -> String {
+    let words = words(name);
+    let joined = if words.is_empty() {
+        if name.is_empty() {
+            return "empty".to_owned();
+        }
+        code_points(name)
+    } else {
+        words.iter().map(|w| w.to_ascii_lowercase()).collect::<Vec<_>>().join("_")
+    };
+    if joined.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("field_{joined}")
+    } else {
+        joined
+    }
+}
+
+/// `PascalCase`, always a plain ASCII identifier that starts with a capital.
+/// `prefix` is put before a name that would start with a digit.
+pub fn pascal(name: &str, prefix: &str) -> String {
+    let words = words(name);
+    let joined: String = if words.is_empty() {
+        if name.is_empty() {
+            return "Empty".to_owned();
+        }
+        capitalize(&code_points(name))
+    } else {
+        words.iter().map(|w| capitalize(&w.to_ascii_lowercase())).collect()
+    };
+    if joined.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{prefix}{joined}")
+    } else {
+        joined
+    }
+}
+
+/// Keeps a name that is PascalCase already (`ClsArtifact`, `HTTPServer`) as is.
+pub fn type_name(name: &str) -> String {
+    let mut chars = name.chars();
+    if chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric()) {
+        name.to_owned()
+    } else {
+        pascal(name, "T")
+    }
+}
+
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_forms() {
+        assert_eq!(snake("gpuArch"), "gpu_arch");
+        assert_eq!(snake("gpu-arch"), "gpu_arch");
+        assert_eq!(snake("HTTPServer"), "http_server");
+        assert_eq!(snake("_id"), "id");
+        assert_eq!(snake("1st"), "field_1st");
+        assert_eq!(snake("é"), "u00e9");
+        assert_eq!(snake(""), "empty");
+        assert_eq!(snake("driver_version"), "driver_version");
+    }
+
+    #[test]
+    fn pascal_case_forms() {
+        assert_eq!(pascal("tool_result", "V"), "ToolResult");
+        assert_eq!(pascal("exit-code", "V"), "ExitCode");
+        assert_eq!(pascal("1.0", "V"), "V10");
+        assert_eq!(pascal("", "V"), "Empty");
+        assert_eq!(type_name("ClsArtifact"), "ClsArtifact");
+        assert_eq!(type_name("compile_config"), "CompileConfig");
+    }
+}

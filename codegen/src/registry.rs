@@ -1,0 +1,268 @@
+//! The registry: an index (`registry.json`) naming each schema file and
+//! pinning it by the SHA-256 digest of its exact bytes.
+
+use crate::error::{pointer_push, Errors};
+use crate::json;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+/// The index file's name inside a registry folder.
+pub const INDEX: &str = "registry.json";
+
+/// A registry whose every pin held: each schema file read and verified.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    pub dir: PathBuf,
+    pub schemas: Vec<SchemaFile>,
+}
+
+/// One schema file of the registry, with the bytes its pin vouches for.
+#[derive(Clone, Debug)]
+pub struct SchemaFile {
+    /// The root type's name in both languages.
+    pub name: String,
+    /// The path as the index spells it, relative to the registry folder.
+    pub path: String,
+    /// The file on disk (registry folder joined with `path`).
+    pub file: PathBuf,
+    pub digest: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One digest that `pin` rewrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PinChange {
+    pub path: String,
+    pub old: Option<String>,
+    pub new: String,
+}
+
+/// `sha256:<64 lowercase hex>` over exact bytes.
+pub fn digest(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(71);
+    text.push_str("sha256:");
+    for byte in Sha256::digest(bytes) {
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
+}
+
+/// Reads the registry in `dir` and verifies every pin; reports every problem.
+pub fn load(dir: &Path) -> Result<Registry, Errors> {
+    let (_, entries) = read_index(dir)?;
+    let mut errors = Errors::default();
+    let mut schemas = Vec::new();
+    for entry in entries {
+        let file = dir.join(&entry.path);
+        let Some(bytes) = read_confined(dir, &entry, &mut errors) else { continue };
+        let actual = digest(&bytes);
+        match &entry.digest {
+            Some(pinned) if *pinned == actual => schemas.push(SchemaFile {
+                name: entry.name,
+                path: entry.path,
+                file,
+                digest: actual,
+                bytes,
+            }),
+            Some(pinned) => errors.push(
+                &file,
+                "",
+                format!(
+                    "digest drift: {INDEX} pins {pinned} but the file's bytes hash to {actual}; \
+                     if the change is deliberate, re-pin with `concord pin --registry {}`",
+                    dir.display()
+                ),
+            ),
+            None => errors.push(
+                &file,
+                "",
+                format!("not pinned: {INDEX} gives no digest; pin it with `concord pin --registry {}`", dir.display()),
+            ),
+        }
+    }
+    errors.finish(Registry { dir: dir.to_path_buf(), schemas })
+}
+
+/// Rewrites the index's digests to the files' current bytes.
+pub fn pin(dir: &Path) -> Result<Vec<PinChange>, Errors> {
+    let (mut index, entries) = read_index(dir)?;
+    let mut errors = Errors::default();
+    let mut changes = Vec::new();
+    for (position, entry) in entries.iter().enumerate() {
+        let Some(bytes) = read_confined(dir, entry, &mut errors) else { continue };
+        let actual = digest(&bytes);
+        if entry.digest.as_deref() != Some(actual.as_str()) {
+            index["schemas"][position]["digest"] = Value::String(actual.clone());
+            changes.push(PinChange { path: entry.path.clone(), old: entry.digest.clone(), new: actual });
+        }
+    }
+    errors.finish(())?;
+    if !changes.is_empty() {
+        let index_file = dir.join(INDEX);
+        let mut text = serde_json::to_string_pretty(&index).expect("a JSON value always serializes");
+        text.push('\n');
+        write_atomically(&index_file, text.as_bytes()).map_err(|e| Errors::one(&index_file, "", e))?;
+    }
+    Ok(changes)
+}
+
+/// Writes through a temporary file and a rename, so a reader sees the old
+/// bytes or the new ones, never half of them.
+pub fn write_atomically(file: &Path, bytes: &[u8]) -> Result<(), String> {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let temporary = file.with_file_name(format!(".{name}.concord-tmp"));
+    std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::rename(&temporary, file))
+        .map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("cannot write: {error}")
+        })
+}
+
+struct IndexEntry {
+    pointer: String,
+    name: String,
+    path: String,
+    digest: Option<String>,
+}
+
+fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>), Errors> {
+    let index_file = dir.join(INDEX);
+    let bytes = std::fs::read(&index_file)
+        .map_err(|error| Errors::one(&index_file, "", format!("cannot read the registry index: {error}")))?;
+    let index = json::parse(&bytes).map_err(|error| Errors::one(&index_file, "", format!("invalid JSON: {error}")))?;
+    let mut errors = Errors::default();
+    let Some(object) = index.as_object() else {
+        return Err(Errors::one(&index_file, "", "the index must be a JSON object"));
+    };
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "format" | "schemas")) {
+        errors.push(&index_file, pointer_push("", key), format!("unknown key {key:?}: the index has `format` and `schemas`"));
+    }
+    if object.get("format") != Some(&json!(1)) {
+        errors.push(&index_file, "/format", "`format` must be 1");
+    }
+    let mut entries: Vec<IndexEntry> = Vec::new();
+    match object.get("schemas").and_then(Value::as_array) {
+        None => errors.push(&index_file, "/schemas", "`schemas` must be an array of {name, path, digest}"),
+        Some(items) => {
+            for (position, item) in items.iter().enumerate() {
+                let pointer = format!("/schemas/{position}");
+                if let Some(entry) = read_entry(&index_file, &pointer, item, &mut errors) {
+                    if let Some(other) = entries.iter().find(|other| other.name == entry.name) {
+                        errors.push(&index_file, &pointer, format!("name {:?} is also used at {}", entry.name, other.pointer));
+                    } else if let Some(other) = entries.iter().find(|other| other.path == entry.path) {
+                        errors.push(&index_file, &pointer, format!("path {:?} is also listed at {}", entry.path, other.pointer));
+                    } else {
+                        entries.push(entry);
+                    }
+                }
+            }
+        }
+    }
+    errors.finish((index, entries))
+}
+
+fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Errors) -> Option<IndexEntry> {
+    let Some(object) = item.as_object() else {
+        errors.push(index_file, pointer, "a schema entry must be an object {name, path, digest}");
+        return None;
+    };
+    let before = errors.diagnostics.len();
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "path" | "digest")) {
+        errors.push(index_file, pointer_push(pointer, key), format!("unknown key {key:?}: an entry has `name`, `path` and `digest`"));
+    }
+    let text = |key: &str, errors: &mut Errors| match object.get(key) {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(_) => {
+            errors.push(index_file, pointer_push(pointer, key), format!("`{key}` must be a string"));
+            None
+        }
+        None => None,
+    };
+    let name = text("name", errors);
+    let path = text("path", errors);
+    let digest = text("digest", errors);
+    match &name {
+        None => errors.push(index_file, pointer, "missing `name`"),
+        Some(name) if !is_type_name(name) => errors.push(
+            index_file,
+            pointer_push(pointer, "name"),
+            format!("name {name:?} must be a PascalCase identifier (an ASCII capital letter, then letters and digits), e.g. \"ClsArtifact\""),
+        ),
+        Some(_) => {}
+    }
+    match &path {
+        None => errors.push(index_file, pointer, "missing `path`"),
+        Some(path) => {
+            if let Err(why) = check_relative(path) {
+                errors.push(index_file, pointer_push(pointer, "path"), format!("path {path:?} {why}"));
+            }
+        }
+    }
+    if let Some(digest) = &digest {
+        if !is_digest(digest) {
+            errors.push(index_file, pointer_push(pointer, "digest"), format!("digest {digest:?} must be \"sha256:\" and 64 lowercase hex digits"));
+        }
+    }
+    if errors.diagnostics.len() > before {
+        return None;
+    }
+    Some(IndexEntry { pointer: pointer.to_owned(), name: name?, path: path?, digest })
+}
+
+fn is_type_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric())
+}
+
+fn is_digest(text: &str) -> bool {
+    text.strip_prefix("sha256:")
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+}
+
+/// A path may only name a file below the registry folder.
+fn check_relative(path: &str) -> Result<(), &'static str> {
+    let components: Vec<_> = Path::new(path).components().collect();
+    if path.is_empty() || components.is_empty() {
+        return Err("is empty");
+    }
+    if path.contains('\\') {
+        return Err("must use `/` as separator");
+    }
+    for component in components {
+        match component {
+            Component::Normal(_) | Component::CurDir => {}
+            Component::ParentDir => return Err("leaves the registry folder (`..` is not allowed)"),
+            Component::RootDir | Component::Prefix(_) => return Err("must be relative to the registry folder"),
+        }
+    }
+    Ok(())
+}
+
+/// Reads an entry's file after making sure it resolves (symlinks included)
+/// to a regular file inside the registry folder.
+fn read_confined(dir: &Path, entry: &IndexEntry, errors: &mut Errors) -> Option<Vec<u8>> {
+    let file = dir.join(&entry.path);
+    let pinned = entry.digest.as_deref().unwrap_or("no digest");
+    let resolved = match file.canonicalize() {
+        Ok(resolved) => resolved,
+        Err(_) => {
+            errors.push(&file, "", format!("missing: {INDEX} lists this file (pinned {pinned}) but it cannot be read"));
+            return None;
+        }
+    };
+    let inside = dir.canonicalize().is_ok_and(|root| resolved.starts_with(root));
+    if !inside {
+        errors.push(&file, "", format!("resolves to {} outside the registry folder; a link may not leave it", resolved.display()));
+        return None;
+    }
+    match std::fs::read(&resolved) {
+        Ok(bytes) => Some(bytes),
+        Err(error) => {
+            errors.push(&file, "", format!("cannot read: {error}"));
+            None
+        }
+    }
+}

@@ -1,0 +1,59 @@
+"""The base model and the field types generated code names."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Self, TypeVar
+
+import pydantic
+
+from concord_runtime._json import dumps
+
+T = TypeVar("T")
+
+Int64 = Annotated[int, pydantic.Field(strict=True, ge=-(2**63), le=2**63 - 1)]
+"""A JSON integer that fits Rust's ``i64``: ``1.0``, ``"7"`` and ``true`` are refused."""
+
+
+def _refuse_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("null is not allowed here: the property may be absent, but its type is not nullable")
+    return value
+
+
+NotNull = Annotated[T | None, pydantic.BeforeValidator(_refuse_null)]
+"""An optional property whose type is not nullable: absent gives ``None``, an explicit ``null`` is refused."""
+
+
+class RecordError(ValueError):
+    """A record was refused: ``pointer`` is the JSON pointer of the refused value."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(f'at "{pointer}": {message}')
+        self.pointer = pointer
+        self.message = message
+
+
+def _pointer(location: tuple[int | str, ...]) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in location)
+
+
+class Model(pydantic.BaseModel):
+    """Base of every generated model: strict reading, exact writing."""
+
+    model_config = pydantic.ConfigDict(strict=True, allow_inf_nan=False, use_attribute_docstrings=True)
+
+    NAME: ClassVar[str]
+    SCHEMA_DIGEST: ClassVar[str]
+
+    @classmethod
+    def from_json(cls, data: bytes | str) -> Self:
+        """Reads a record, refusing anything its schema refuses (raises :class:`RecordError`)."""
+        try:
+            return cls.model_validate_json(data)
+        except pydantic.ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            raise RecordError(_pointer(tuple(first["loc"])), first["msg"]) from None
+
+    def to_json(self) -> bytes:
+        """Writes compact JSON: declared properties in schema order, then kept unknown keys as read."""
+        return dumps(self.model_dump(mode="python", by_alias=True, exclude_unset=True)).encode()

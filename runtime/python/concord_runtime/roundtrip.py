@@ -1,0 +1,26 @@
+"""Harness for ``concord roundtrip``: reads ``Name<TAB>path`` lines on stdin and
+answers each with one JSON line, ``{"ok": output}`` or ``{"error": message}``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+
+def main(package: str) -> None:
+    module = importlib.import_module(package)
+    for line in sys.stdin:
+        name, _, path = line.rstrip("\n").partition("\t")
+        with open(path, "rb") as fixture:
+            data = fixture.read()
+        try:
+            record = getattr(module, name).from_json(data)
+            answer = {"ok": record.to_json().decode()}
+        except ValueError as error:
+            answer = {"error": str(error)}
+        print(json.dumps(answer), flush=False)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
