@@ -93,7 +93,7 @@ impl Config {
         if let Ok(entries) = std::fs::read_dir(&self.registry) {
             let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             files.sort();
-            for file in files {
+            for file in files.iter().filter(|file| **file != index) {
                 println!("cargo:rerun-if-changed={}", file.display());
             }
         }

@@ -51,8 +51,7 @@ pub fn digest(bytes: &[u8]) -> String {
 
 /// Reads the registry in `dir` and verifies every pin; reports every problem.
 pub fn load(dir: &Path) -> Result<Registry, Errors> {
-    let (_, entries) = read_index(dir)?;
-    let mut errors = Errors::default();
+    let (_, entries, mut errors) = read_index(dir)?;
     let mut schemas = Vec::new();
     for entry in entries {
         let file = dir.join(&entry.path);
@@ -87,8 +86,7 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
 
 /// Rewrites the index's digests to the files' current bytes.
 pub fn pin(dir: &Path) -> Result<Vec<PinChange>, Errors> {
-    let (mut index, entries) = read_index(dir)?;
-    let mut errors = Errors::default();
+    let (mut index, entries, mut errors) = read_index(dir)?;
     let mut changes = Vec::new();
     for (position, entry) in entries.iter().enumerate() {
         let Some(bytes) = read_confined(dir, entry, &mut errors) else { continue };
@@ -128,7 +126,9 @@ struct IndexEntry {
     digest: Option<String>,
 }
 
-fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>), Errors> {
+/// The index and its well-formed entries, with the problems of the others:
+/// the entries that are fine are still checked, so one run reports all.
+fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
     let index_file = dir.join(INDEX);
     let bytes = std::fs::read(&index_file)
         .map_err(|error| Errors::one(&index_file, "", format!("cannot read the registry index: {error}")))?;
@@ -161,7 +161,7 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>), Errors> {
             }
         }
     }
-    errors.finish((index, entries))
+    Ok((index, entries, errors))
 }
 
 fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Errors) -> Option<IndexEntry> {

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 import pydantic
-
 from concord_runtime._json import dumps
 
 T = TypeVar("T")

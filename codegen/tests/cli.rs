@@ -1,0 +1,123 @@
+//! The `concord` command line on the shipped registry and on copies of it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn concord(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_concord")).args(args).current_dir(workspace()).output().unwrap()
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The Python that has the pinned packages: `scripts/test` makes `.venv`.
+fn python() -> String {
+    let python = std::env::var("CONCORD_PYTHON").unwrap_or_else(|_| workspace().join(".venv/bin/python").display().to_string());
+    assert!(Path::new(&python).exists(), "no Python at {python}: run scripts/test, which creates .venv with the pinned packages");
+    python
+}
+
+#[test]
+fn check_passes_on_the_repository() {
+    let output = concord(&["check"]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("ok: every pin holds and generated is up to date"));
+}
+
+#[test]
+fn one_changed_byte_fails_check_until_repinned_and_regenerated() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    let out = scratch.path().join("generated");
+    copy_dir(&workspace().join("registry"), &registry);
+    copy_dir(&workspace().join("generated"), &out);
+    let (registry_arg, out_arg) = (registry.to_str().unwrap(), out.to_str().unwrap());
+    let check = || concord(&["check", "--registry", registry_arg, "--out", out_arg]);
+    assert!(check().status.success(), "{}", text(&check()));
+
+    let schema = registry.join("evidence.schema.json");
+    let old = concord_codegen::registry::digest(&std::fs::read(&schema).unwrap());
+    let mut bytes = std::fs::read(&schema).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] = b' ';
+    std::fs::write(&schema, &bytes).unwrap();
+    let new = concord_codegen::registry::digest(&bytes);
+
+    let drift = check();
+    assert!(!drift.status.success());
+    let expected = format!(
+        "{}: digest drift: registry.json pins {old} but the file's bytes hash to {new}; if the change is deliberate, re-pin with `concord pin --registry {registry_arg}`",
+        schema.display()
+    );
+    assert!(text(&drift).contains(&expected), "{}", text(&drift));
+
+    let pin = concord(&["pin", "--registry", registry_arg]);
+    assert!(pin.status.success(), "{}", text(&pin));
+    assert_eq!(text(&pin), format!("evidence.schema.json: {old} -> {new}\n"));
+
+    // The digest is part of the generated code, so the bindings are stale now.
+    let stale = check();
+    assert!(!stale.status.success());
+    assert!(text(&stale).contains("concord_registry.rs: stale: this file does not match what"), "{}", text(&stale));
+    assert!(text(&stale).contains("run `concord generate"), "{}", text(&stale));
+
+    let generate = concord(&["generate", "--registry", registry_arg, "--out", out_arg]);
+    assert!(generate.status.success(), "{}", text(&generate));
+    assert!(check().status.success(), "{}", text(&check()));
+}
+
+#[test]
+fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
+    let python = python();
+    let work_dir = workspace().join("target/concord-roundtrip");
+    let work = work_dir.to_str().unwrap();
+    let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", "tests/roundtrip", "--work-dir", work, "--python", &python]);
+    assert!(output.status.success(), "{}", text(&output));
+    let summary = text(&output);
+    let last = summary.lines().last().unwrap();
+    assert!(last.ends_with(" passed, 0 failed"), "{summary}");
+    let passed: usize = last.split(' ').next().unwrap().parse().unwrap();
+    assert!(passed >= 70, "{summary}");
+
+    // A wrong expectation and a wrong refusal are both reported, with both languages' outputs.
+    let fixtures = tempfile::tempdir().unwrap();
+    let cases = fixtures.path().join("Evidence");
+    std::fs::create_dir_all(&cases).unwrap();
+    let minimal = std::fs::read(workspace().join("tests/roundtrip/Evidence/minimal.json")).unwrap();
+    std::fs::write(cases.join("same.json"), &minimal).unwrap();
+    std::fs::write(cases.join("changed.json"), &minimal).unwrap();
+    std::fs::write(cases.join("changed.out.json"), b"{}").unwrap();
+    std::fs::write(cases.join("accepted.json"), &minimal).unwrap();
+    std::fs::write(cases.join("accepted.reject"), b"").unwrap();
+    let fixtures_arg = fixtures.path().to_str().unwrap();
+    let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
+    assert!(!output.status.success());
+    let report = text(&output);
+    let minimal = String::from_utf8(minimal).unwrap();
+    for expected in [
+        "FAIL Evidence/accepted.json\n  expected: refused\n",
+        &format!("  rust:     wrote   {minimal}\n  python:   wrote   {minimal}\n"),
+        "FAIL Evidence/changed.json\n  expected: wrote   {}\n",
+        "1 passed, 2 failed",
+    ] {
+        assert!(report.contains(expected), "expected {expected:?} in:\n{report}");
+    }
+}

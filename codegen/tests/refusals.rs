@@ -1,0 +1,269 @@
+//! Every refusal names the file, the JSON pointer and what is wrong, and all
+//! problems of a registry are reported together.
+
+use concord_codegen::registry::digest;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A registry in a temporary folder, every file pinned.
+struct Registry {
+    dir: tempfile::TempDir,
+}
+
+impl Registry {
+    fn new(schemas: &[(&str, Value)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let mut entries = Vec::new();
+        for (name, schema) in schemas {
+            let path = format!("{}.schema.json", name.to_lowercase());
+            let bytes = serde_json::to_vec_pretty(schema).unwrap();
+            std::fs::write(dir.path().join(&path), &bytes).unwrap();
+            entries.push(json!({"name": name, "path": path, "digest": digest(&bytes)}));
+        }
+        let registry = Registry { dir };
+        registry.write_index(json!({"format": 1, "schemas": entries}));
+        registry
+    }
+
+    fn write_index(&self, index: Value) {
+        std::fs::write(self.path().join("registry.json"), serde_json::to_vec_pretty(&index).unwrap()).unwrap();
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.path().join(name)
+    }
+
+    /// Every diagnostic, one per line, as the command line prints them.
+    fn errors(&self) -> String {
+        match concord_codegen::load(self.path()) {
+            Ok(_) => panic!("the registry was accepted"),
+            Err(errors) => errors.to_string(),
+        }
+    }
+}
+
+fn object(properties: Value) -> Value {
+    json!({"$schema": DRAFT, "type": "object", "properties": properties})
+}
+
+fn assert_has(errors: &str, expected: &[&str]) {
+    for part in expected {
+        assert!(errors.contains(part), "expected {part:?} in:\n{errors}");
+    }
+}
+
+#[test]
+fn the_shipped_registry_loads() {
+    let registry = Path::new(env!("CARGO_MANIFEST_DIR")).join("../registry");
+    let model = concord_codegen::load(&registry).unwrap();
+    assert!(model.types.iter().any(|t| t.name == "ClsArtifact" && t.is_root));
+}
+
+#[test]
+fn remote_ref_is_refused() {
+    let registry = Registry::new(&[("Root", object(json!({"a": {"$ref": "https://example.com/a.json"}})))]);
+    let file = registry.file("root.schema.json");
+    assert_has(
+        &registry.errors(),
+        &[&format!("{} at /properties/a/$ref: remote `$ref` \"https://example.com/a.json\" is refused", file.display())],
+    );
+}
+
+#[test]
+fn ref_to_another_file_is_refused() {
+    let registry = Registry::new(&[("Root", object(json!({"a": {"$ref": "other.schema.json#/$defs/A"}})))]);
+    assert_has(&registry.errors(), &["at /properties/a/$ref: `$ref` \"other.schema.json#/$defs/A\" points into another file"]);
+}
+
+#[test]
+fn unsupported_keywords_are_refused_and_all_reported() {
+    let registry = Registry::new(&[(
+        "Root",
+        object(json!({
+            "name": {"type": "string", "pattern": "^a"},
+            "size": {"type": "integer", "minimum": 0},
+            "tag": {"type": "string", "x-growthpoint": true},
+            "kind": {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+        })),
+    )]);
+    let errors = registry.errors();
+    assert_has(
+        &errors,
+        &[
+            "root.schema.json at /properties/name/pattern: unsupported keyword `pattern`",
+            "root.schema.json at /properties/size/minimum: unsupported keyword `minimum`",
+            "root.schema.json at /properties/tag/x-growthpoint: unknown extension keyword `x-growthpoint`",
+            "root.schema.json at /properties/kind/oneOf: unsupported keyword `oneOf`",
+            "4 errors",
+        ],
+    );
+}
+
+#[test]
+fn wrong_or_missing_dialect_is_refused() {
+    let mut draft7 = object(json!({}));
+    draft7["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    let mut missing = object(json!({}));
+    missing.as_object_mut().unwrap().remove("$schema");
+    let registry = Registry::new(&[("Old", draft7), ("Bare", missing)]);
+    assert_has(
+        &registry.errors(),
+        &[
+            "old.schema.json at /$schema: unsupported dialect \"http://json-schema.org/draft-07/schema#\": concord reads Draft 2020-12 only",
+            "bare.schema.json: missing \"$schema\"",
+        ],
+    );
+}
+
+#[test]
+fn property_names_that_collide_are_refused() {
+    let registry = Registry::new(&[("Root", object(json!({"gpu-arch": {"type": "string"}, "gpu_arch": {"type": "string"}})))]);
+    assert_has(
+        &registry.errors(),
+        &["at /properties/gpu_arch: properties \"gpu-arch\" and \"gpu_arch\" of `Root` both become the field `gpu_arch` in Rust and Python"],
+    );
+}
+
+#[test]
+fn type_names_that_collide_are_refused() {
+    let mut schema = object(json!({"session": {"type": "object", "properties": {}}}));
+    schema["$defs"] = json!({"RootSession": {"type": "string"}});
+    let registry = Registry::new(&[("Root", schema)]);
+    assert_has(&registry.errors(), &["type name `RootSession` collides in Rust with the type from", "at \"/$defs/RootSession\""]);
+}
+
+#[test]
+fn enum_values_that_collide_are_refused() {
+    let registry = Registry::new(&[("Root", object(json!({"mode": {"type": "string", "enum": ["max-autotune", "max_autotune"]}})))]);
+    assert_has(&registry.errors(), &["enum values \"max-autotune\" and \"max_autotune\" of `RootMode` both become the variant `MaxAutotune` in Rust"]);
+}
+
+#[test]
+fn a_growth_point_cannot_be_closed() {
+    let mut closed = object(json!({"a": {"type": "string"}}));
+    closed["x-growth-point"] = json!(true);
+    closed["additionalProperties"] = json!(false);
+    let mut typed = object(json!({}));
+    typed["x-growth-point"] = json!(true);
+    typed["additionalProperties"] = json!({"type": "integer"});
+    let registry = Registry::new(&[("Closed", closed), ("Typed", typed)]);
+    assert_has(
+        &registry.errors(),
+        &[
+            "closed.schema.json at /x-growth-point: a growth point keeps unknown keys verbatim, but `additionalProperties` here refuses unknown keys",
+            "typed.schema.json at /x-growth-point: a growth point keeps unknown keys verbatim, but `additionalProperties` here types unknown keys as a map",
+        ],
+    );
+}
+
+#[test]
+fn paths_may_not_leave_the_registry() {
+    let registry = Registry::new(&[]);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("x.schema.json"), "{}").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("x.schema.json"), registry.file("link.schema.json")).unwrap();
+    let pin = digest(b"{}");
+    registry.write_index(json!({"format": 1, "schemas": [
+        {"name": "Up", "path": "../x.schema.json", "digest": pin},
+        {"name": "Absolute", "path": outside.path().join("x.schema.json"), "digest": pin},
+        {"name": "Link", "path": "link.schema.json", "digest": pin},
+    ]}));
+    assert_has(
+        &registry.errors(),
+        &[
+            "registry.json at /schemas/0/path: path \"../x.schema.json\" leaves the registry folder",
+            "registry.json at /schemas/1/path: path",
+            "must be relative to the registry folder",
+            "link.schema.json: resolves to",
+            "outside the registry folder",
+        ],
+    );
+}
+
+#[test]
+fn a_changed_byte_is_digest_drift() {
+    let registry = Registry::new(&[("Root", object(json!({"a": {"type": "string"}})))]);
+    let file = registry.file("root.schema.json");
+    let pinned = digest(&std::fs::read(&file).unwrap());
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&file, &bytes).unwrap();
+    assert_has(
+        &registry.errors(),
+        &[&format!(
+            "{}: digest drift: registry.json pins {pinned} but the file's bytes hash to {}; if the change is deliberate, re-pin with `concord pin --registry",
+            file.display(),
+            digest(&bytes)
+        )],
+    );
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let registry = Registry::new(&[("Root", object(json!({})))]);
+    std::fs::remove_file(registry.file("root.schema.json")).unwrap();
+    assert_has(&registry.errors(), &["root.schema.json: missing: registry.json lists this file (pinned sha256:"]);
+}
+
+#[test]
+fn duplicate_keys_are_refused() {
+    let registry = Registry::new(&[]);
+    let text = format!(r#"{{"$schema": "{DRAFT}", "type": "object", "properties": {{"a": {{}}, "a": {{}}}}}}"#);
+    std::fs::write(registry.file("dup.schema.json"), &text).unwrap();
+    registry.write_index(json!({"format": 1, "schemas": [{"name": "Dup", "path": "dup.schema.json", "digest": digest(text.as_bytes())}]}));
+    assert_has(&registry.errors(), &["dup.schema.json: invalid JSON: duplicate key \"a\""]);
+}
+
+#[test]
+fn shapes_the_languages_cannot_share_are_refused() {
+    let mut schema = object(json!({
+        "either": {"type": ["string", "integer"]},
+        "level": {"type": "integer", "enum": [1, 2]}
+    }));
+    schema["required"] = json!(["missing"]);
+    let registry = Registry::new(&[("Root", schema)]);
+    assert_has(
+        &registry.errors(),
+        &[
+            "at /properties/either/type: unsupported type union",
+            "at /properties/level/type: `enum` and `const` are supported for strings only",
+            "at /required/0: required property \"missing\" is not declared in `properties`",
+        ],
+    );
+}
+
+#[test]
+fn a_type_that_contains_itself_without_an_object_is_refused() {
+    let mut schema = object(json!({"loop": {"$ref": "#/$defs/Loop"}}));
+    schema["$defs"] = json!({"Loop": {"type": "array", "items": {"$ref": "#/$defs/Loop"}}});
+    let registry = Registry::new(&[("Root", schema)]);
+    assert_has(&registry.errors(), &["at /$defs/Loop: `Loop` contains itself with no object in between"]);
+}
+
+#[test]
+fn an_object_keyword_without_type_object_is_refused() {
+    let registry = Registry::new(&[("Root", object(json!({"inner": {"properties": {"a": {}}}})))]);
+    assert_has(&registry.errors(), &["at /properties/inner/properties: `properties`: add \"type\": \"object\""]);
+}
+
+#[test]
+fn the_index_is_read_strictly() {
+    let registry = Registry::new(&[]);
+    registry.write_index(json!({"format": 2, "schemas": [{"name": "lower", "path": "x.json", "digest": "md5:00", "extra": 1}], "more": true}));
+    assert_has(
+        &registry.errors(),
+        &[
+            "registry.json at /more: unknown key \"more\"",
+            "registry.json at /format: `format` must be 1",
+            "registry.json at /schemas/0/extra: unknown key \"extra\"",
+            "registry.json at /schemas/0/name: name \"lower\" must be a PascalCase identifier",
+            "registry.json at /schemas/0/digest: digest \"md5:00\" must be \"sha256:\" and 64 lowercase hex digits",
+        ],
+    );
+}
