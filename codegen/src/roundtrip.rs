@@ -5,7 +5,9 @@
 //!
 //! Fixtures: `<fixtures>/<RootName>/<case>.json` holds input bytes;
 //! `<case>.out.json` the expected output when it differs from the input;
-//! an empty `<case>.reject` marks an input both languages must refuse.
+//! `<case>.reject` marks an input both languages must refuse. A `.reject`
+//! file that is not empty holds text both refusals must contain (an error
+//! kind such as `duplicate-key`, or a location such as `at "/session"`).
 
 use crate::error::Errors;
 use crate::{emit, write_files, Config, GeneratedFile};
@@ -45,20 +47,28 @@ pub enum Outcome {
 pub struct Case {
     /// `<RootName>/<case>.json`
     pub name: String,
-    /// The expected output, or `None` when the input must be refused.
-    pub expected: Option<Vec<u8>>,
+    pub expected: Expected,
     pub rust: Outcome,
     pub python: Outcome,
 }
 
+/// What a fixture expects of both languages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// These output bytes.
+    Output(Vec<u8>),
+    /// A refusal whose message contains this text (empty: any refusal).
+    Refusal(String),
+}
+
 impl Case {
     pub fn passed(&self) -> bool {
-        match &self.expected {
-            None => matches!((&self.rust, &self.python), (Outcome::Refused(_), Outcome::Refused(_))),
-            Some(expected) => [&self.rust, &self.python]
-                .iter()
-                .all(|outcome| matches!(outcome, Outcome::Written(out) if out.as_bytes() == expected.as_slice())),
-        }
+        let meets = |outcome: &Outcome| match (&self.expected, outcome) {
+            (Expected::Output(expected), Outcome::Written(out)) => out.as_bytes() == expected.as_slice(),
+            (Expected::Refusal(text), Outcome::Refused(why)) => why.contains(text.as_str()),
+            _ => false,
+        };
+        meets(&self.rust) && meets(&self.python)
     }
 }
 
@@ -82,8 +92,9 @@ impl fmt::Display for Report {
         for case in self.cases.iter().filter(|case| !case.passed()) {
             writeln!(f, "FAIL {}", case.name)?;
             match &case.expected {
-                None => writeln!(f, "  expected: refused")?,
-                Some(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
+                Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
+                Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
+                Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
             }
             writeln!(f, "  rust:     {}", show(&case.rust))?;
             writeln!(f, "  python:   {}", show(&case.python))?;
@@ -97,7 +108,7 @@ struct Fixture {
     root: String,
     name: String,
     input: PathBuf,
-    expected: Option<Vec<u8>>,
+    expected: Expected,
 }
 
 /// Runs every fixture through freshly built Rust and Python bindings.
@@ -244,14 +255,15 @@ fn collect(dir: &Path, roots: &[String]) -> Result<Vec<Fixture>, Errors> {
             };
             let out = type_dir.join(format!("{stem}.out.json"));
             let reject = type_dir.join(format!("{stem}.reject"));
+            let read = |path: &Path| std::fs::read(path).map_err(|e| Errors::one(path, "", e.to_string()));
             let expected = match (out.exists(), reject.exists()) {
                 (true, true) => {
                     errors.push(input, "", "has both an .out.json and a .reject: keep one");
                     continue;
                 }
-                (false, true) => None,
-                (true, false) => Some(std::fs::read(&out).map_err(|e| Errors::one(&out, "", e.to_string()))?),
-                (false, false) => Some(std::fs::read(input).map_err(|e| Errors::one(input, "", e.to_string()))?),
+                (false, true) => Expected::Refusal(String::from_utf8_lossy(&read(&reject)?).trim().to_owned()),
+                (true, false) => Expected::Output(read(&out)?),
+                (false, false) => Expected::Output(read(input)?),
             };
             let input = input.canonicalize().map_err(|e| Errors::one(input, "", e.to_string()))?;
             fixtures.push(Fixture { root: root.clone(), name: name.to_owned(), input, expected });

@@ -7,5 +7,7 @@ the exact bytes the Rust bindings write for the same record.
 
 from concord_runtime._json import dumps
 from concord_runtime._model import Int64, Model, NotNull, RecordError
+from concord_runtime.canonical import CanonicalError
+from concord_runtime.strict import JsonError
 
-__all__ = ["Int64", "Model", "NotNull", "RecordError", "dumps"]
+__all__ = ["CanonicalError", "Int64", "JsonError", "Model", "NotNull", "RecordError", "dumps"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 import pydantic
+from concord_runtime import canonical, strict
 from concord_runtime._json import dumps
 
 T = TypeVar("T")
@@ -45,14 +46,26 @@ class Model(pydantic.BaseModel):
     SCHEMA_DIGEST: ClassVar[str]
 
     @classmethod
-    def from_json(cls, data: bytes | str) -> Self:
-        """Reads a record, refusing anything its schema refuses (raises :class:`RecordError`)."""
+    def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
+        """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)
+        and refuses anything its schema refuses (raises :class:`RecordError`)."""
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+        value = strict.read(data, max_bytes=max_bytes)
         try:
-            return cls.model_validate_json(data)
+            return cls.model_validate(value)
         except pydantic.ValidationError as error:
             first = error.errors(include_url=False)[0]
             raise RecordError(_pointer(tuple(first["loc"])), first["msg"]) from None
 
     def to_json(self) -> bytes:
         """Writes compact JSON: declared properties in schema order, then kept unknown keys as read."""
-        return dumps(self.model_dump(mode="python", by_alias=True, exclude_unset=True)).encode()
+        return dumps(self._plain()).encode()
+
+    def digest(self) -> str:
+        """``sha256:<hex>`` over the record's canonical JSON (``jcs-rfc8785-integer-v1``);
+        a record holding a float has none (raises :class:`concord_runtime.CanonicalError`)."""
+        return canonical.digest(self._plain())
+
+    def _plain(self) -> Any:
+        return self.model_dump(mode="python", by_alias=True, exclude_unset=True)

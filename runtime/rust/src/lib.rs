@@ -7,45 +7,59 @@
 
 use std::fmt;
 
+pub mod canonical;
+pub mod strict;
+
 pub use indexmap::IndexMap;
 pub use serde;
 pub use serde_json;
 pub use serde_json::Value;
 
-/// A root type of a registry: one record of JSON.
+/// A type generated from a registry: one JSON record.
 pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
-    /// The registry name of this record type.
+    /// The type's name in the registry (a root's `name`, or its `$defs` key in PascalCase).
     const NAME: &'static str;
     /// The pinned digest (`sha256:<hex>`) of the schema file this type comes from.
     const SCHEMA_DIGEST: &'static str;
 
-    /// Reads a record from JSON bytes, refusing anything its schema refuses.
+    /// Reads a record under the strict profile ([`strict`]), refusing
+    /// anything its schema refuses.
     fn from_json(bytes: &[u8]) -> Result<Self, Error> {
-        let mut reader = serde_json::Deserializer::from_slice(bytes);
-        let record: Self = serde_path_to_error::deserialize(&mut reader).map_err(Error::from_path)?;
-        reader.end().map_err(|error| Error::new(String::new(), error.to_string()))?;
-        Ok(record)
+        from_json_with(bytes, strict::Limits::default())
     }
 
     /// Writes the record as compact JSON: declared properties in schema order,
     /// then the unknown keys a growth point kept, in the order they were read.
     fn to_json(&self) -> Result<Vec<u8>, Error> {
-        serde_json::to_vec(self).map_err(|error| Error::new(String::new(), error.to_string()))
+        serde_json::to_vec(self).map_err(|error| Error::Schema { pointer: String::new(), message: error.to_string() })
+    }
+
+    /// `sha256:<hex>` over the record's canonical JSON (`jcs-rfc8785-integer-v1`);
+    /// a record holding a float has none.
+    fn digest(&self) -> Result<String, Error> {
+        let value = serde_json::to_value(self).map_err(|error| Error::Schema { pointer: String::new(), message: error.to_string() })?;
+        canonical::digest(&value).map_err(Error::Canonical)
     }
 }
 
-/// A record was refused: where (a JSON pointer into the input) and why.
+/// [`Record::from_json`] with a size limit of your choosing.
+pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result<T, Error> {
+    let value = strict::read_with(bytes, limits).map_err(Error::Json)?;
+    serde_path_to_error::deserialize(value).map_err(Error::from_path)
+}
+
+/// Why a record was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    pointer: String,
-    message: String,
+pub enum Error {
+    /// The bytes are not JSON under the strict profile.
+    Json(strict::JsonError),
+    /// The JSON does not fit the record's schema, at a JSON pointer.
+    Schema { pointer: String, message: String },
+    /// The record has no canonical form (it holds a float).
+    Canonical(canonical::CanonicalError),
 }
 
 impl Error {
-    pub fn new(pointer: String, message: String) -> Self {
-        Error { pointer, message }
-    }
-
     fn from_path(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
         let mut pointer = String::new();
         for segment in error.path().iter() {
@@ -58,22 +72,40 @@ impl Error {
                 Segment::Unknown => pointer.push('?'),
             }
         }
-        Error::new(pointer, error.into_inner().to_string())
+        let message = error.into_inner().to_string();
+        // serde reports a missing field at the object that lacks it; point at
+        // the field itself, as pydantic does, so both languages agree.
+        if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()) {
+            pointer.push('/');
+            pointer.push_str(&escape_pointer_token(field));
+        }
+        Error::Schema { pointer, message }
     }
 
-    /// The JSON pointer of the refused value ("" for the whole document).
-    pub fn pointer(&self) -> &str {
-        &self.pointer
+    /// The JSON pointer of the refused value, when the refusal has one.
+    pub fn pointer(&self) -> Option<&str> {
+        match self {
+            Error::Schema { pointer, .. } => Some(pointer),
+            Error::Canonical(canonical::CanonicalError::NotCanonical { pointer, .. }) => Some(pointer),
+            _ => None,
+        }
     }
 
     pub fn message(&self) -> &str {
-        &self.message
+        match self {
+            Error::Json(error) | Error::Canonical(canonical::CanonicalError::Read(error)) => &error.message,
+            Error::Schema { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
+        }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at \"{}\": {}", self.pointer, self.message)
+        match self {
+            Error::Json(error) => error.fmt(f),
+            Error::Schema { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
+            Error::Canonical(error) => error.fmt(f),
+        }
     }
 }
 

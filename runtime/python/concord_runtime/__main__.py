@@ -1,0 +1,55 @@
+"""``python -m concord_runtime json check|canon|digest FILE``: the same output
+bytes, exit codes and error kinds as ``concord json`` in Rust.
+
+Exit codes: 0 done, 1 the input was refused, 2 the file could not be read
+or the command was misused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from concord_runtime import canonical, strict
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m concord_runtime")
+    commands = parser.add_subparsers(dest="group", required=True)
+    json_group = commands.add_parser("json", help="strict reading and canonical JSON")
+    actions = json_group.add_subparsers(dest="action", required=True)
+    for action, text in [
+        ("check", "strict-read FILE: exit 0, or 1 with the first problem"),
+        ("canon", "write the canonical bytes (jcs-rfc8785-integer-v1) of FILE"),
+        ("digest", "write sha256:<hex> over the canonical bytes of FILE"),
+    ]:
+        command = actions.add_parser(action, help=text)
+        command.add_argument("file", help="a path, or - for standard input")
+        command.add_argument("--max-bytes", type=int, default=strict.DEFAULT_MAX_BYTES)
+    arguments = parser.parse_args(argv)
+
+    try:
+        if arguments.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(arguments.file, "rb") as file:
+                data = file.read()
+    except OSError as error:
+        print(f"error: cannot read {arguments.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        if arguments.action == "check":
+            strict.read(data, max_bytes=arguments.max_bytes)
+            sys.stdout.write("ok\n")
+        elif arguments.action == "canon":
+            sys.stdout.buffer.write(canonical.canonicalize(data, max_bytes=arguments.max_bytes))
+        else:
+            sys.stdout.write(canonical.digest_json(data, max_bytes=arguments.max_bytes) + "\n")
+    except (strict.JsonError, canonical.CanonicalError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
