@@ -50,3 +50,18 @@ fn absent_null_and_value_stay_distinct() {
     let error = concord::Session::from_json(missing.as_bytes()).unwrap_err();
     assert!(error.message().contains("missing field `cudnn_version`"), "{error}");
 }
+
+#[test]
+fn record_digests_are_canonical_and_refuse_floats() {
+    let bytes = r#"{"payload":{"z":[1,2],"a":"é"},"kind":"exit_code","session_id":"s","id":"ev_1"}"#.as_bytes();
+    let evidence = Evidence::from_json(bytes).unwrap();
+    let digest = evidence.digest().unwrap();
+    assert_eq!(digest, concord::runtime::canonical::digest_json(bytes).unwrap());
+    // sha256 of {"id":"ev_1","kind":"exit_code","payload":{"a":"é","z":[1,2]},"session_id":"s"}
+    assert_eq!(digest, "sha256:ea17a88ba040422bd520ae831f311d2f7e6c86bfffe4f559baf9e648e7bd69db");
+
+    let artifact = ClsArtifact::from_json(ARTIFACT.as_bytes()).unwrap();
+    let error = artifact.digest().unwrap_err();
+    assert_eq!(error.pointer(), Some("/kernels/0/duration_ms"));
+    assert!(error.to_string().contains("admits integers only, not the float 0.5"), "{error}");
+}

@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 use concord_codegen::{registry, roundtrip, stale_files, write_files, Config, Errors};
+use concord_runtime::{canonical, strict};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,10 +49,36 @@ enum Command {
         #[arg(long)]
         python: Option<PathBuf>,
     },
+    /// Strict reading and canonical JSON (jcs-rfc8785-integer-v1), as
+    /// `python -m concord_runtime json` does them: same bytes, same exit codes.
+    #[command(subcommand)]
+    Json(JsonCommand),
+}
+
+#[derive(Subcommand)]
+enum JsonCommand {
+    /// Strict-read FILE: exit 0, or 1 with the first problem.
+    Check(JsonArgs),
+    /// Write the canonical bytes of FILE.
+    Canon(JsonArgs),
+    /// Write sha256:<hex> over the canonical bytes of FILE.
+    Digest(JsonArgs),
+}
+
+#[derive(clap::Args)]
+struct JsonArgs {
+    /// A path, or - for standard input.
+    file: PathBuf,
+    #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
+    max_bytes: usize,
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse().command) {
+    let command = Cli::parse().command;
+    if let Command::Json(json) = command {
+        return run_json(json);
+    }
+    match run(command) {
         Ok(code) => code,
         Err(errors) => {
             eprintln!("{errors}");
@@ -103,6 +131,51 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             let report = roundtrip::run(Config::new().registry(&registry), &fixtures, &work_dir, &python)?;
             print!("{report}");
             Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::Json(_) => unreachable!("handled by run_json"),
+    }
+}
+
+/// Exit codes: 0 done, 1 the input was refused, 2 the file could not be read.
+fn run_json(command: JsonCommand) -> ExitCode {
+    let (JsonCommand::Check(args) | JsonCommand::Canon(args) | JsonCommand::Digest(args)) = &command;
+    let mut bytes = Vec::new();
+    let read = if args.file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(&args.file).map(|read| bytes = read)
+    };
+    if let Err(error) = read {
+        // The OS's words only, as Python's strerror gives them.
+        let reason = error.to_string();
+        let reason = reason.split(" (os error").next().unwrap_or_default();
+        eprintln!("error: cannot read {}: {reason}", args.file.display());
+        return ExitCode::from(2);
+    }
+    let limits = strict::Limits { max_bytes: args.max_bytes };
+    let output = match command {
+        JsonCommand::Check(_) => strict::read_with(&bytes, limits).map(|_| b"ok\n".to_vec()).map_err(|e| e.to_string()),
+        JsonCommand::Canon(_) => strict::read_with(&bytes, limits)
+            .map_err(canonical::CanonicalError::from)
+            .and_then(|value| canonical::to_bytes(&value))
+            .map_err(|e| e.to_string()),
+        JsonCommand::Digest(_) => strict::read_with(&bytes, limits)
+            .map_err(canonical::CanonicalError::from)
+            .and_then(|value| canonical::digest(&value))
+            .map(|digest| format!("{digest}\n").into_bytes())
+            .map_err(|e| e.to_string()),
+    };
+    match output {
+        Ok(output) => {
+            let mut stdout = std::io::stdout().lock();
+            if stdout.write_all(&output).and_then(|()| stdout.flush()).is_err() {
+                return ExitCode::from(2);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
         }
     }
 }

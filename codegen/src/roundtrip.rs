@@ -39,7 +39,9 @@ pub fn default_python() -> PathBuf {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Written(String),
+    /// The record was read and written back; `digest` is its record digest,
+    /// or why it has none (a float), which both languages must also agree on.
+    Written { output: String, digest: String },
     Refused(String),
 }
 
@@ -64,11 +66,15 @@ pub enum Expected {
 impl Case {
     pub fn passed(&self) -> bool {
         let meets = |outcome: &Outcome| match (&self.expected, outcome) {
-            (Expected::Output(expected), Outcome::Written(out)) => out.as_bytes() == expected.as_slice(),
+            (Expected::Output(expected), Outcome::Written { output, .. }) => output.as_bytes() == expected.as_slice(),
             (Expected::Refusal(text), Outcome::Refused(why)) => why.contains(text.as_str()),
             _ => false,
         };
-        meets(&self.rust) && meets(&self.python)
+        let same_digest = match (&self.rust, &self.python) {
+            (Outcome::Written { digest: rust, .. }, Outcome::Written { digest: python, .. }) => rust == python,
+            _ => true,
+        };
+        meets(&self.rust) && meets(&self.python) && same_digest
     }
 }
 
@@ -86,7 +92,7 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |outcome: &Outcome| match outcome {
-            Outcome::Written(bytes) => format!("wrote   {bytes}"),
+            Outcome::Written { output, digest } => format!("wrote   {output}\n            digest  {digest}"),
             Outcome::Refused(why) => format!("refused {why}"),
         };
         for case in self.cases.iter().filter(|case| !case.passed()) {
@@ -202,7 +208,10 @@ fn answers(mut command: Command, requests: &str, count: usize, language: &str) -
         .lines()
         .map(|line| match serde_json::from_str::<Value>(line) {
             Ok(Value::Object(answer)) => match (answer.get("ok"), answer.get("error")) {
-                (Some(Value::String(out)), _) => Outcome::Written(out.clone()),
+                (Some(Value::String(output)), _) => Outcome::Written {
+                    output: output.clone(),
+                    digest: answer.get("digest").and_then(Value::as_str).unwrap_or("(no digest answered)").to_owned(),
+                },
                 (_, Some(Value::String(why))) => Outcome::Refused(why.clone()),
                 _ => Outcome::Refused(format!("malformed harness answer: {line}")),
             },

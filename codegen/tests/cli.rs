@@ -114,10 +114,69 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     let minimal = String::from_utf8(minimal).unwrap();
     for expected in [
         "FAIL Evidence/accepted.json\n  expected: refused\n",
-        &format!("  rust:     wrote   {minimal}\n  python:   wrote   {minimal}\n"),
+        &format!("  rust:     wrote   {minimal}\n            digest  sha256:"),
+        &format!("  python:   wrote   {minimal}\n            digest  sha256:"),
         "FAIL Evidence/changed.json\n  expected: wrote   {}\n",
         "1 passed, 2 failed",
     ] {
         assert!(report.contains(expected), "expected {expected:?} in:\n{report}");
     }
+}
+
+/// `concord json` and `python -m concord_runtime json`: same stdout bytes,
+/// same stderr, same exit code, for files and for standard input.
+#[test]
+fn json_commands_match_the_python_runtime() {
+    let python = python();
+    let scratch = tempfile::tempdir().unwrap();
+    let inputs: [(&str, &[u8]); 6] = [
+        ("ok", br#" {"b":[1,"\u00e9"],"a":null} "#),
+        ("duplicate", br#"{"a":1,"a":2}"#),
+        ("float", br#"{"a":1.5}"#),
+        ("utf8", b"[\"\xff\"]"),
+        ("bom", b"\xef\xbb\xbf[]"),
+        ("deep", &[b'['; 1000]),
+    ];
+    let run = |program: &str, args: &[&str], stdin: Option<&[u8]>| {
+        let mut command = if program == "rust" {
+            Command::new(env!("CARGO_BIN_EXE_concord"))
+        } else {
+            let mut command = Command::new(&python);
+            command.args(["-m", "concord_runtime"]).env("PYTHONPATH", workspace().join("runtime/python"));
+            command
+        };
+        command.args(args).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(bytes) = stdin {
+            std::io::Write::write_all(&mut pipe, bytes).unwrap();
+        }
+        drop(pipe);
+        let output = child.wait_with_output().unwrap();
+        (output.status.code(), output.stdout, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let mut compared = 0;
+    for (name, bytes) in inputs {
+        let file = scratch.path().join(format!("{name}.json"));
+        std::fs::write(&file, bytes).unwrap();
+        for action in ["check", "canon", "digest"] {
+            for (path, stdin) in [(file.to_str().unwrap(), None), ("-", Some(bytes))] {
+                let args = ["json", action, path];
+                let rust = run("rust", &args, stdin);
+                assert_eq!(rust, run("python", &args, stdin), "{action} {name} ({path})");
+                compared += 1;
+            }
+        }
+    }
+    let missing = scratch.path().join("missing.json");
+    let args = ["json", "check", missing.to_str().unwrap()];
+    let rust = run("rust", &args, None);
+    assert_eq!(rust.0, Some(2));
+    assert_eq!(rust, run("python", &args, None));
+    // The verdicts themselves, spot-checked: the comparison above must not pass on two empty outputs.
+    let ok = scratch.path().join("ok.json");
+    assert_eq!(run("rust", &["json", "canon", ok.to_str().unwrap()], None).1, "{\"a\":null,\"b\":[1,\"é\"]}".as_bytes());
+    let duplicate = run("rust", &["json", "check", scratch.path().join("duplicate.json").to_str().unwrap()], None);
+    assert_eq!((duplicate.0, duplicate.2.as_str()), (Some(1), "error: duplicate-key at byte 7: duplicate key \"a\"\n"));
+    assert_eq!(compared, 36);
 }

@@ -4,7 +4,7 @@ refused by closed types."""
 
 import pytest
 from concord_registry import ClsArtifact, Evidence, Session
-from concord_runtime import RecordError
+from concord_runtime import CanonicalError, RecordError, canonical
 
 ARTIFACT = (
     '{"format_version":1,"session":{"gpu_arch":"sm_90","driver_version":"550.54.15","cuda_version":"12.4",'
@@ -68,3 +68,16 @@ def test_a_missing_required_nullable_property_is_refused() -> None:
         Session.from_json(session().replace('"cudnn_version":null,', ""))
     assert refused.value.pointer == "/cudnn_version"
     assert refused.value.message == "Field required"
+
+
+def test_record_digests_are_canonical_and_refuse_floats() -> None:
+    data = b'{"payload":{"z":[1,2],"a":"\xc3\xa9"},"kind":"exit_code","session_id":"s","id":"ev_1"}'
+    digest = Evidence.from_json(data).digest()
+    assert digest == canonical.digest_json(data)
+    # sha256 of {"id":"ev_1","kind":"exit_code","payload":{"a":"é","z":[1,2]},"session_id":"s"}
+    assert digest == "sha256:ea17a88ba040422bd520ae831f311d2f7e6c86bfffe4f559baf9e648e7bd69db"
+
+    with pytest.raises(CanonicalError) as refused:
+        ClsArtifact.from_json(ARTIFACT).digest()
+    assert refused.value.pointer == "/kernels/0/duration_ms"
+    assert "admits integers only, not the float 0.5" in str(refused.value)

@@ -1,5 +1,6 @@
 """Harness for ``concord roundtrip``: reads ``Name<TAB>path`` lines on stdin and
-answers each with one JSON line, ``{"ok": output}`` or ``{"error": message}``."""
+answers each with one JSON line, ``{"ok": output, "digest": digest}`` or
+``{"error": message}``."""
 
 from __future__ import annotations
 
@@ -16,9 +17,14 @@ def main(package: str) -> None:
             data = fixture.read()
         try:
             record = getattr(module, name).from_json(data)
-            answer = {"ok": record.to_json().decode()}
         except ValueError as error:
-            answer = {"error": str(error)}
+            print(json.dumps({"error": str(error)}))
+            continue
+        try:
+            digest = record.digest()
+        except ValueError as error:
+            digest = f"no digest: {error}"
+        answer = {"ok": record.to_json().decode(), "digest": digest}
         print(json.dumps(answer), flush=False)
 
 

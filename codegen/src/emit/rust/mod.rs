@@ -14,7 +14,8 @@ pub fn module(model: &Model) -> String {
 }
 
 /// A `main` for `concord roundtrip`: reads `Name\tpath` lines on stdin and
-/// answers each with one JSON line, `{"ok": output}` or `{"error": message}`.
+/// answers each with one JSON line, `{"ok": output, "digest": digest}` or
+/// `{"error": message}`.
 pub fn roundtrip_main(model: &Model) -> String {
     let arms = model.ids().filter(|id| model.get(*id).is_root).map(|id| {
         let name = &model.get(id).name;
@@ -30,9 +31,16 @@ pub fn roundtrip_main(model: &Model) -> String {
         use ::std::io::BufRead;
 
         fn roundtrip<T: Record>(bytes: &[u8]) -> ::concord_runtime::Value {
-            let output = T::from_json(bytes).and_then(|record| record.to_json());
-            match output {
-                Ok(bytes) => ::concord_runtime::serde_json::json!({ "ok": String::from_utf8_lossy(&bytes) }),
+            let record = match T::from_json(bytes) {
+                Ok(record) => record,
+                Err(error) => return ::concord_runtime::serde_json::json!({ "error": error.to_string() }),
+            };
+            let digest = match record.digest() {
+                Ok(digest) => digest,
+                Err(error) => format!("no digest: {error}"),
+            };
+            match record.to_json() {
+                Ok(bytes) => ::concord_runtime::serde_json::json!({ "ok": String::from_utf8_lossy(&bytes), "digest": digest }),
                 Err(error) => ::concord_runtime::serde_json::json!({ "error": error.to_string() }),
             }
         }

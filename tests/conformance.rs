@@ -1,0 +1,182 @@
+//! One test runs the same vector files through the Rust and the Python
+//! runtime (strict reading, canonical JSON, digests) and fails on any
+//! difference between the two, or from the expected result.
+//!
+//! Set CONCORD_BLESS=1 to rewrite the JSONTestSuite verdict table after a
+//! deliberate change of the profile; review the diff.
+
+use concord::runtime::{canonical, strict};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Input {
+    name: String,
+    bytes: Vec<u8>,
+    max_bytes: Option<usize>,
+}
+
+/// What one runtime did with one input; the same shape both languages answer.
+fn rust_answer(input: &Input) -> Value {
+    let limits = strict::Limits { max_bytes: input.max_bytes.unwrap_or(strict::DEFAULT_MAX_BYTES) };
+    match strict::read_with(&input.bytes, limits) {
+        Err(error) => json!({"read": error.to_string()}),
+        Ok(value) => match canonical::to_bytes(&value) {
+            Err(error) => json!({"read": "ok", "canonical_error": error.to_string()}),
+            Ok(bytes) => json!({
+                "read": "ok",
+                "canonical_hex": hex(&bytes),
+                "digest": canonical::digest(&value).unwrap(),
+            }),
+        },
+    }
+}
+
+fn python_answers(inputs: &[Input]) -> Vec<Value> {
+    let python = std::env::var("CONCORD_PYTHON").unwrap_or_else(|_| root().join(".venv/bin/python").display().to_string());
+    assert!(Path::new(&python).exists(), "no Python at {python}: run scripts/test, which creates .venv");
+    let mut child = Command::new(python)
+        .arg(root().join("tests/python/conformance_runner.py"))
+        .env("PYTHONPATH", root().join("runtime/python"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let requests: String = inputs
+        .iter()
+        .map(|input| json!({"hex": hex(&input.bytes), "max_bytes": input.max_bytes}).to_string() + "\n")
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()).unwrap());
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(output.status.success(), "the Python runner failed");
+    let answers: Vec<Value> = String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), inputs.len(), "the Python runner answered {} of {} inputs", answers.len(), inputs.len());
+    answers
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
+}
+
+fn sorted_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+}
+
+/// What a case of `strict.json` expects, in the answer's own shape.
+fn expected_answer(case: &Value) -> Value {
+    if let Some(error) = case.get("read_error") {
+        return json!({"read": error});
+    }
+    if let Some(error) = case.get("canonical_error") {
+        return json!({"read": "ok", "canonical_error": error});
+    }
+    json!({
+        "read": "ok",
+        "canonical_hex": hex(case["canonical"].as_str().unwrap().as_bytes()),
+        "digest": case["digest"],
+    })
+}
+
+#[test]
+fn rust_and_python_agree_on_every_vector() {
+    let vectors = root().join("tests/vectors");
+    let mut inputs = Vec::new();
+    let mut expectations: Vec<Box<dyn Fn(&Value) -> Result<(), String>>> = Vec::new();
+
+    // Our own vectors: every rule of the profile, exact messages included.
+    let strict_cases: Value = serde_json::from_slice(&std::fs::read(vectors.join("strict.json")).unwrap()).unwrap();
+    for case in strict_cases["cases"].as_array().unwrap() {
+        let mut bytes = match (case.get("input"), case.get("input_hex")) {
+            (Some(text), None) => text.as_str().unwrap().as_bytes().to_vec(),
+            (None, Some(hex)) => unhex(hex.as_str().unwrap()),
+            _ => panic!("case {case} needs input or input_hex"),
+        };
+        if let Some(times) = case.get("repeat") {
+            bytes = bytes.repeat(times.as_u64().unwrap() as usize);
+        }
+        let max_bytes = case.get("max_bytes").map(|n| n.as_u64().unwrap() as usize);
+        inputs.push(Input { name: format!("strict.json: {}", case["name"].as_str().unwrap()), bytes, max_bytes });
+        let expected = expected_answer(case);
+        expectations.push(Box::new(move |answer| if *answer == expected { Ok(()) } else { Err(format!("expected {expected}")) }));
+    }
+
+    // RFC 8785's reference vectors: the integer and string files byte for byte; the float files refused.
+    for input in sorted_files(&vectors.join("jcs/input")) {
+        let name = input.file_name().unwrap().to_str().unwrap().to_owned();
+        let output = std::fs::read(vectors.join("jcs/output").join(&name)).unwrap();
+        inputs.push(Input { name: format!("jcs/{name}"), bytes: std::fs::read(&input).unwrap(), max_bytes: None });
+        let floats = matches!(name.as_str(), "structures.json" | "values.json");
+        expectations.push(Box::new(move |answer| {
+            let ok = if floats {
+                answer["canonical_error"].as_str().is_some_and(|e| e.starts_with("not-canonical at "))
+            } else {
+                answer["canonical_hex"] == json!(hex(&output))
+            };
+            if ok { Ok(()) } else if floats { Err("expected a not-canonical refusal".into()) } else { Err(format!("expected canonical {}", String::from_utf8_lossy(&output))) }
+        }));
+    }
+
+    // JSONTestSuite: every file, with the committed verdict table.
+    let suite = sorted_files(&vectors.join("json-test-suite/test_parsing"));
+    let first_suite = inputs.len();
+    for file in &suite {
+        let name = file.file_name().unwrap().to_str().unwrap().to_owned();
+        inputs.push(Input { name: format!("json-test-suite/{name}"), bytes: std::fs::read(file).unwrap(), max_bytes: None });
+        expectations.push(Box::new(move |answer| {
+            let read = answer["read"].as_str().unwrap();
+            let kind = read.split(' ').next().unwrap();
+            match name.as_bytes()[0] {
+                b'n' if read == "ok" => Err("an n_ file must be refused".into()),
+                // A y_ file may only be refused for a reason the profile names, never as malformed JSON.
+                b'y' if matches!(kind, "syntax" | "invalid-utf8" | "byte-order-mark" | "too-large") => {
+                    Err("a y_ file must be accepted or refused for a reason the profile names".into())
+                }
+                _ => Ok(()),
+            }
+        }));
+    }
+
+    let python = python_answers(&inputs);
+    let mut failures = Vec::new();
+    let mut verdicts = String::from("# file\tverdict of both strict readers (ok, or the first error)\n");
+    for (index, input) in inputs.iter().enumerate() {
+        let rust = rust_answer(input);
+        if rust != python[index] {
+            failures.push(format!("{}: Rust and Python differ\n  rust:   {rust}\n  python: {}", input.name, python[index]));
+        } else if let Err(why) = expectations[index](&rust) {
+            failures.push(format!("{}: {why}\n  both:   {rust}", input.name));
+        }
+        if index >= first_suite {
+            verdicts.push_str(&format!("{}\t{}\n", input.name.trim_start_matches("json-test-suite/"), rust["read"].as_str().unwrap()));
+        }
+    }
+
+    let table = vectors.join("json-test-suite.verdicts.tsv");
+    if std::env::var_os("CONCORD_BLESS").is_some() {
+        std::fs::write(&table, &verdicts).unwrap();
+    }
+    let committed = std::fs::read_to_string(&table).unwrap_or_default();
+    if committed != verdicts {
+        let changed: Vec<String> = verdicts
+            .lines()
+            .filter(|line| !committed.lines().any(|c| c == *line))
+            .take(10)
+            .map(|line| format!("  now: {line}"))
+            .collect();
+        failures.push(format!("{} differs from the verdicts (CONCORD_BLESS=1 rewrites it):\n{}", table.display(), changed.join("\n")));
+    }
+    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), inputs.len(), failures.join("\n"));
+}
