@@ -15,6 +15,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Checks one input's answer against what its vector expects.
+type Expectation = Box<dyn Fn(&Value) -> Result<(), String>>;
+
 struct Input {
     name: String,
     bytes: Vec<u8>,
@@ -94,7 +97,7 @@ fn expected_answer(case: &Value) -> Value {
 fn rust_and_python_agree_on_every_vector() {
     let vectors = root().join("tests/vectors");
     let mut inputs = Vec::new();
-    let mut expectations: Vec<Box<dyn Fn(&Value) -> Result<(), String>>> = Vec::new();
+    let mut expectations: Vec<Expectation> = Vec::new();
 
     // Our own vectors: every rule of the profile, exact messages included.
     let strict_cases: Value = serde_json::from_slice(&std::fs::read(vectors.join("strict.json")).unwrap()).unwrap();
