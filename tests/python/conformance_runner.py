@@ -11,11 +11,21 @@ from typing import Any
 from concord_runtime import canonical, strict
 
 
-def answer(data: bytes, max_bytes: int) -> dict[str, Any]:
+def outcome(data: bytes, max_bytes: int, *, fast: bool) -> tuple[str, Any]:
     try:
-        value = strict.read(data, max_bytes=max_bytes)
+        return "ok", strict._read(data, max_bytes, fast=fast)
     except strict.JsonError as error:
-        return {"read": str(error)}
+        return str(error), None
+
+
+def answer(data: bytes, max_bytes: int) -> dict[str, Any]:
+    verdict, value = outcome(data, max_bytes, fast=True)
+    # The fast path (C scanner plus checks) must decide as the reference parser does.
+    reference_verdict, reference_value = outcome(data, max_bytes, fast=False)
+    if (verdict, repr(value)) != (reference_verdict, repr(reference_value)):
+        return {"read": f"the fast path gave {verdict}, the reference parser {reference_verdict}"}
+    if verdict != "ok":
+        return {"read": verdict}
     try:
         canonical_bytes = canonical.to_bytes(value)
     except canonical.CanonicalError as error:

@@ -9,13 +9,18 @@ integers outside ±(2^53-1) and nesting deeper than :data:`MAX_DEPTH` are
 refused where they stand. Floats stay readable. Messages echo at most a short
 prefix of any refused value.
 
-Python's ``json`` module cannot be made to agree (it takes the last of two
+Python's ``json`` module alone cannot agree (it takes the last of two
 duplicate keys, accepts ``NaN`` and lone surrogates, reads ``1e400`` as
-infinity, guesses UTF-16), so this reader walks the bytes itself.
+infinity, guesses UTF-16). So the reference is :class:`_Parser`, which walks
+the bytes as the Rust reader does. For speed, :func:`read` first tries the C
+``json`` scanner with hooks that refuse what the profile refuses, plus the
+checks it cannot hook (lone surrogates, depth); when that path has any doubt,
+the reference parser decides and names the first problem.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from json.encoder import encode_basestring
@@ -62,6 +67,10 @@ def prefix(text: str) -> str:
 
 def read(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """Reads one JSON document under the strict profile (raises :class:`JsonError`)."""
+    return _read(data, max_bytes, fast=True)
+
+
+def _read(data: bytes, max_bytes: int, *, fast: bool) -> Any:
     if len(data) > max_bytes:
         raise JsonError(
             "too-large", max_bytes, f"the input of {len(data)} bytes exceeds the limit of {max_bytes} bytes"
@@ -69,10 +78,71 @@ def read(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     if data.startswith(b"\xef\xbb\xbf"):
         raise JsonError("byte-order-mark", 0, "a byte order mark is not allowed")
     try:
-        data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise JsonError("invalid-utf8", error.start, "the input is not valid UTF-8") from None
+    if fast and _SURROGATE_ESCAPE.search(data) is None:
+        try:
+            value = _DECODER.decode(text)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            if _depth_within_limit(value):
+                return value
     return _Parser(data).document()
+
+
+class _Doubt(ValueError):
+    """The fast path met something only the reference parser may judge."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _Doubt("duplicate key")
+    return value
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > 16 or text == "-0":
+        raise _Doubt("unsafe integer or negative zero")
+    value = int(text)
+    if abs(value) > MAX_SAFE_INTEGER:
+        raise _Doubt("unsafe integer")
+    return value
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value) or (value == 0.0 and text.startswith("-")):
+        raise _Doubt("overflow or negative zero")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _Doubt("NaN or Infinity")
+
+
+# The C scanner with every hook the profile needs; only used to accept.
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_integer, parse_float=_float, parse_constant=_constant)
+# A backslash-u escape of a surrogate (possibly a false alarm after an escaped backslash).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _depth_within_limit(value: Any) -> bool:
+    """Whether no container nests deeper than MAX_DEPTH."""
+    if not isinstance(value, (dict, list)):
+        return True
+    level: list[Any] = [value]
+    for _ in range(MAX_DEPTH):
+        deeper: list[Any] = []
+        for container in level:
+            items = container.values() if isinstance(container, dict) else container
+            deeper.extend(item for item in items if isinstance(item, (dict, list)))
+        if not deeper:
+            return True
+        level = deeper
+    return False
 
 
 class _Parser:

@@ -9,6 +9,7 @@
 use crate::strict::{self, JsonError, MAX_SAFE_INTEGER};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::cmp::Ordering;
 use std::fmt::{self, Write as _};
 
 /// The profile's name, as ADR-0004 gives it.
@@ -76,74 +77,89 @@ fn digest_bytes(bytes: &[u8]) -> String {
 
 /// The canonical bytes of a value.
 pub fn to_bytes(value: &Value) -> Result<Vec<u8>, CanonicalError> {
-    let mut out = String::new();
-    let mut pointer = String::new();
-    write_value(&mut out, value, &mut pointer)?;
-    Ok(out.into_bytes())
+    let mut out = Vec::with_capacity(4096);
+    write_value(&mut out, value).map_err(|refusal| {
+        // The pointer is only built on the way out of a refusal, so the
+        // happy path pays nothing for it.
+        let pointer: String = refusal.path.iter().rev().map(|token| format!("/{}", crate::escape_pointer_token(token))).collect();
+        CanonicalError::NotCanonical { pointer, message: refusal.message }
+    })?;
+    Ok(out)
 }
 
-fn write_value(out: &mut String, value: &Value, pointer: &mut String) -> Result<(), CanonicalError> {
+/// A refusal on its way out: the path from the refused value up, reversed.
+struct Refusal {
+    path: Vec<String>,
+    message: String,
+}
+
+fn write_value(out: &mut Vec<u8>, value: &Value) -> Result<(), Refusal> {
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(number) => {
-            let integer = number.as_i64().filter(|n| n.abs() <= MAX_SAFE_INTEGER);
-            match integer {
-                Some(n) => {
-                    let _ = write!(out, "{n}");
-                }
-                None => {
-                    let message = if number.is_f64() {
-                        format!("{PROFILE} admits integers only, not the float {}", short(&number.to_string()))
-                    } else {
-                        format!("integer {} is outside ±(2^53-1)", short(&number.to_string()))
-                    };
-                    return Err(CanonicalError::NotCanonical { pointer: pointer.clone(), message });
-                }
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(number) => match number.as_i64().filter(|n| n.abs() <= MAX_SAFE_INTEGER) {
+            Some(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+            None => {
+                let message = if number.is_f64() {
+                    format!("{PROFILE} admits integers only, not the float {}", crate::strict::prefix(&number.to_string()))
+                } else {
+                    format!("integer {} is outside ±(2^53-1)", crate::strict::prefix(&number.to_string()))
+                };
+                return Err(Refusal { path: Vec::new(), message });
             }
-        }
-        Value::String(text) => write_string(out, text),
+        },
+        Value::String(text) => write_string_bytes(out, text),
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (index, item) in items.iter().enumerate() {
                 if index > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                let len = pointer.len();
-                let _ = write!(pointer, "/{index}");
-                write_value(out, item, pointer)?;
-                pointer.truncate(len);
+                write_value(out, item).map_err(|mut refusal| {
+                    refusal.path.push(index.to_string());
+                    refusal
+                })?;
             }
-            out.push(']');
+            out.push(b']');
         }
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            // RFC 8785: keys in the order of their UTF-16 code units.
-            entries.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
-            out.push('{');
+            entries.sort_unstable_by(|(a, _), (b, _)| utf16_cmp(a, b));
+            out.push(b'{');
             for (index, (key, item)) in entries.into_iter().enumerate() {
                 if index > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                write_string(out, key);
-                out.push(':');
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&crate::escape_pointer_token(key));
-                write_value(out, item, pointer)?;
-                pointer.truncate(len);
+                write_string_bytes(out, key);
+                out.push(b':');
+                write_value(out, item).map_err(|mut refusal| {
+                    refusal.path.push(key.clone());
+                    refusal
+                })?;
             }
-            out.push('}');
+            out.push(b'}');
         }
     }
     Ok(())
 }
 
-fn short(text: &str) -> String {
-    match text.char_indices().nth(20) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
+/// RFC 8785 orders keys by UTF-16 code units. That is UTF-8 byte order
+/// except where a character at or above U+E000 meets one above U+FFFF, so
+/// compare bytes up to the first difference and decide there.
+fn utf16_cmp(a: &str, b: &str) -> Ordering {
+    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    // Back up to the start of the character holding the first difference.
+    let mut start = common;
+    while !a.is_char_boundary(start) {
+        start -= 1;
+    }
+    match (a[start..].chars().next(), b[start..].chars().next()) {
+        (Some(x), Some(y)) => {
+            let (mut x16, mut y16) = ([0u16; 2], [0u16; 2]);
+            (*x.encode_utf16(&mut x16)).cmp(&*y.encode_utf16(&mut y16))
+        }
+        (x, y) => x.is_some().cmp(&y.is_some()),
     }
 }
 
@@ -151,28 +167,47 @@ fn short(text: &str) -> String {
 /// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
 /// is also how serde_json escapes.
 pub fn write_string(out: &mut String, text: &str) {
-    out.push('"');
+    let mut bytes = Vec::with_capacity(text.len() + 2);
+    write_string_bytes(&mut bytes, text);
+    out.push_str(std::str::from_utf8(&bytes).expect("escaping keeps UTF-8"));
+}
+
+/// For each byte: 0 to copy it, else the letter of its short escape, or `u`.
+const ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = b'u';
+        byte += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0a] = b'n';
+    table[0x0c] = b'f';
+    table[0x0d] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = text.as_bytes();
     let mut run = 0;
-    for (index, byte) in text.bytes().enumerate() {
-        let escape = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\x08' => "\\b",
-            b'\t' => "\\t",
-            b'\n' => "\\n",
-            b'\x0c' => "\\f",
-            b'\r' => "\\r",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&text[run..index]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{byte:04x}");
+    for (index, &byte) in bytes.iter().enumerate() {
+        let escape = ESCAPE[byte as usize];
+        if escape == 0 {
+            continue;
+        }
+        out.extend_from_slice(&bytes[run..index]);
+        if escape == b'u' {
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(byte >> 4) as usize], HEX[(byte & 0xf) as usize]]);
         } else {
-            out.push_str(escape);
+            out.extend_from_slice(&[b'\\', escape]);
         }
         run = index + 1;
     }
-    out.push_str(&text[run..]);
-    out.push('"');
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
 }

@@ -10,6 +10,17 @@ use std::fmt;
 pub mod canonical;
 pub mod strict;
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn refused_values_are_shown_masked() {
+        let message = super::mask_quoted("invalid type: string \"abcdefghijklmnopqrstuvwxyz\", expected `i64`");
+        assert_eq!(message, "invalid type: string \"abcdefghijklmnopqrst…\", expected `i64`");
+        let message = super::mask_quoted(r#"string "a\"b c d e f g h i j k l m n o p", expected"#);
+        assert_eq!(message, r#"string "a\"b c d e f g h i j…", expected"#);
+    }
+}
+
 pub use indexmap::IndexMap;
 pub use serde;
 pub use serde_json;
@@ -72,7 +83,7 @@ impl Error {
                 Segment::Unknown => pointer.push('?'),
             }
         }
-        let message = error.into_inner().to_string();
+        let message = mask_quoted(&error.into_inner().to_string());
         // serde reports a missing field at the object that lacks it; point at
         // the field itself, as pydantic does, so both languages agree.
         if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()) {
@@ -110,6 +121,40 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// serde quotes refused values in full (`invalid type: string "…"`,
+/// ``unknown variant `…` ``); a message shows at most a short prefix of each.
+fn mask_quoted(message: &str) -> String {
+    const SHOWN: usize = 20;
+    let mut out = String::with_capacity(message.len());
+    let mut quote: Option<(char, usize)> = None;
+    let mut escaped = false;
+    for c in message.chars() {
+        let closes = !escaped;
+        escaped = quote.is_some() && !escaped && c == '\\';
+        match quote {
+            Some((open, _)) if c == open && closes => {
+                quote = None;
+                out.push(c);
+            }
+            Some((open, shown)) => {
+                if shown < SHOWN {
+                    out.push(c);
+                } else if shown == SHOWN {
+                    out.push('…');
+                }
+                quote = Some((open, shown + 1));
+            }
+            None => {
+                if c == '"' || c == '`' {
+                    quote = Some((c, 0));
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {

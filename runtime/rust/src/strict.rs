@@ -414,7 +414,7 @@ impl Parser<'_> {
 }
 
 /// At most [`SHOWN`] characters of `text`, then `…` when there is more.
-fn prefix(text: &str) -> String {
+pub(crate) fn prefix(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_owned(),
