@@ -61,7 +61,7 @@ pub fn pascal(name: &str, prefix: &str) -> String {
         if name.is_empty() {
             return "Empty".to_owned();
         }
-        capitalize(&code_points(name))
+        code_points(name).split('_').map(capitalize).collect()
     } else {
         words.iter().map(|w| capitalize(&w.to_ascii_lowercase())).collect()
     };
@@ -112,6 +112,7 @@ mod tests {
         assert_eq!(pascal("exit-code", "V"), "ExitCode");
         assert_eq!(pascal("1.0", "V"), "V10");
         assert_eq!(pascal("", "V"), "Empty");
+        assert_eq!(pascal("\"\"", "V"), "U0022U0022");
         assert_eq!(type_name("ClsArtifact"), "ClsArtifact");
         assert_eq!(type_name("compile_config"), "CompileConfig");
     }

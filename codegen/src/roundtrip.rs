@@ -22,7 +22,7 @@ const RUNTIME_RUST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/rust
 const RUNTIME_PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/python");
 /// The workspace lock file: the scratch crate builds with the same versions.
 const LOCK_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock");
-const HARNESS: &str = "concord-roundtrip-harness";
+const HARNESS: &str = "concord-roundtrip";
 
 /// `$CONCORD_PYTHON`, else `.venv/bin/python` when it exists, else `python3`.
 pub fn default_python() -> PathBuf {
@@ -124,9 +124,13 @@ pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path) -> 
     let fixtures = collect(fixtures, &roots)?;
     let files = config.files(&model);
 
-    let rust_dir = work_dir.join("rust");
+    // One scratch folder per registry, one target folder for all: runs on
+    // different registries may go at once and still share compiled crates.
+    let registry = config.registry_dir().canonicalize().unwrap_or_else(|_| config.registry_dir().to_path_buf());
+    let scratch = format!("{HARNESS}-{}", &crate::registry::digest(registry.to_string_lossy().as_bytes())[7..19]);
+    let rust_dir = work_dir.join(&scratch).join("rust");
     let mut rust_files = vec![
-        GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest() },
+        GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch) },
         GeneratedFile { path: "src/main.rs".into(), contents: emit::rust::roundtrip_main(&model) },
     ];
     rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {
@@ -141,7 +145,7 @@ pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path) -> 
         .iter()
         .filter_map(|f| f.path.strip_prefix("python").ok().map(|path| GeneratedFile { path: path.into(), contents: f.contents.clone() }))
         .collect();
-    let python_dir = work_dir.join("python");
+    let python_dir = work_dir.join(&scratch).join("python");
     write_files(&python_dir, &python_files)?;
 
     let target_dir = work_dir.join("target");
@@ -161,7 +165,7 @@ pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path) -> 
         .iter()
         .map(|fixture| format!("{}\t{}\n", fixture.root, fixture.input.display()))
         .collect();
-    let rust = answers(Command::new(target_dir.join("debug").join(HARNESS)), &requests, fixtures.len(), "Rust")?;
+    let rust = answers(Command::new(target_dir.join("debug").join(&scratch)), &requests, fixtures.len(), "Rust")?;
     let mut python_command = Command::new(python);
     let python_path = std::env::join_paths([python_dir.as_path(), Path::new(RUNTIME_PYTHON)])
         .map_err(|e| Errors::one(&python_dir, "", e.to_string()))?;
@@ -176,10 +180,10 @@ pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path) -> 
     Ok(Report { cases })
 }
 
-fn harness_manifest() -> String {
+fn harness_manifest(name: &str) -> String {
     let runtime = Path::new(RUNTIME_RUST).canonicalize().unwrap_or_else(|_| PathBuf::from(RUNTIME_RUST));
     format!(
-        "[package]\nname = \"{HARNESS}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\nconcord-runtime = {{ path = {:?} }}\n\n[workspace]\n",
         runtime.display().to_string()
     )

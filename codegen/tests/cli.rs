@@ -180,3 +180,97 @@ fn json_commands_match_the_python_runtime() {
     assert_eq!((duplicate.0, duplicate.2.as_str()), (Some(1), "error: duplicate-key at byte 7: duplicate key \"a\"\n"));
     assert_eq!(compared, 36);
 }
+
+/// Schema strings land in code only as escaped literals and docs: a hostile
+/// registry generates bindings that build, import and round-trip in both
+/// languages, and its texts come back verbatim as documentation.
+#[test]
+fn hostile_names_and_texts_cannot_inject_code() {
+    use concord_codegen::registry::digest;
+    use serde_json::json;
+    let python = python();
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    std::fs::create_dir_all(&registry).unwrap();
+    let root_doc = "*/ fn evil() {} /* \"\"\" + __import__('os').system('exit 3') # \\";
+    let field_doc = "\"\"\"\nimport os\n\"\"\"\n#[doc = \"x\"] } fn f() {";
+    let names = ["type", "class", "self", "None", "1st", "é", "", "model_config", "json", "foo-bar", "\"quoted\"", "extra", "r#raw"];
+    let mut properties = serde_json::Map::new();
+    for name in names {
+        properties.insert(name.to_owned(), json!({"type": "string"}));
+    }
+    properties.insert(
+        "type".to_owned(),
+        json!({"type": "string", "enum": ["\"; panic!(); \"", "a\\b", "\"\"\"", "é", ""], "description": field_doc}),
+    );
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": root_doc,
+        "type": "object",
+        "x-growth-point": true,
+        "properties": properties,
+        "required": names,
+    });
+    let bytes = serde_json::to_vec_pretty(&schema).unwrap();
+    std::fs::write(registry.join("hostile.schema.json"), &bytes).unwrap();
+    let index = json!({"format": 1, "schemas": [{"name": "Hostile", "path": "hostile.schema.json", "digest": digest(&bytes)}]});
+    std::fs::write(registry.join("registry.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+
+    let fixtures = scratch.path().join("fixtures/Hostile");
+    std::fs::create_dir_all(&fixtures).unwrap();
+    let mut record = serde_json::Map::new();
+    for name in names {
+        record.insert(name.to_owned(), json!(format!("value of {name}")));
+    }
+    record.insert("type".to_owned(), json!("\"; panic!(); \""));
+    record.insert("unknown \u{2028} key".to_owned(), json!({"z": 1, "a": [true]}));
+    std::fs::write(fixtures.join("all.json"), serde_json::to_vec(&record).unwrap()).unwrap();
+
+    let work = workspace().join("target/concord-roundtrip");
+    let output = concord(&[
+        "roundtrip",
+        "--registry",
+        registry.to_str().unwrap(),
+        "--fixtures",
+        fixtures.parent().unwrap().to_str().unwrap(),
+        "--work-dir",
+        work.to_str().unwrap(),
+        "--python",
+        &python,
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).ends_with("1 passed, 0 failed\n"), "{}", text(&output));
+
+    // The texts come back as documentation, verbatim.
+    let files = concord_codegen::Config::new().registry(&registry).generate().unwrap();
+    let rust: syn::File = syn::parse_str(&files[0].contents).unwrap();
+    let docs: Vec<String> = rust
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(item) => Some(&item.attrs),
+            _ => None,
+        })
+        .flat_map(|attrs| attrs.iter().filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
+                _ => None,
+            },
+            _ => None,
+        }))
+        .collect();
+    assert_eq!(docs, [format!(" {root_doc}")]);
+    assert_eq!(rust.items.iter().filter(|item| matches!(item, syn::Item::Fn(_))).count(), 0);
+
+    let package = scratch.path().join("python");
+    concord_codegen::write_files(&package, &files).unwrap();
+    let check = Command::new(&python)
+        .args(["-c", "import sys, concord_registry as m; print(repr(m.Hostile.__doc__)); print(repr(m.Hostile.model_fields['type'].description))"])
+        .env("PYTHONPATH", format!("{}:{}", package.join("python").display(), workspace().join("runtime/python").display()))
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", text(&check));
+    let shown = String::from_utf8(check.stdout).unwrap();
+    let repr = |text: &str| format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"));
+    assert_eq!(shown, format!("{}\n{}\n", repr(root_doc), repr(field_doc)));
+}
