@@ -183,3 +183,63 @@ fn rust_and_python_agree_on_every_vector() {
     }
     assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), inputs.len(), failures.join("\n"));
 }
+
+/// Differential check beyond the vectors: thousands of deterministic
+/// mutations of the vector inputs (bytes flipped, inserted, deleted, cut)
+/// must get the same answer from both runtimes, errors included.
+#[test]
+fn rust_and_python_agree_on_mutated_inputs() {
+    let vectors = root().join("tests/vectors");
+    let mut seeds: Vec<Vec<u8>> = sorted_files(&vectors.join("json-test-suite/test_parsing"))
+        .iter()
+        .chain(sorted_files(&vectors.join("jcs/input")).iter())
+        .map(|file| std::fs::read(file).unwrap())
+        .filter(|bytes| bytes.len() < 4096)
+        .collect();
+    seeds.push(br#"{"a":[1,-2,3.5e2,"\u00e9\ud83d\ude00",{"b":null,"c":true}],"d":"x\ny"}"#.to_vec());
+
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound.max(1) as u64) as usize
+    };
+    const INTERESTING: &[u8] = b"{}[]\",:\\-+.eE0123456789 \t\nuntrfalsNI\x00\x1f\x7f\xc3\xa9\xed\xa0\x80\xef\xbb\xbf\xff";
+    let mut inputs = Vec::new();
+    for (index, seed) in seeds.iter().enumerate() {
+        for variant in 0..30 {
+            let mut bytes = seed.clone();
+            for _ in 0..1 + next(3) {
+                let at = next(bytes.len() + 1);
+                match next(4) {
+                    0 if at < bytes.len() => bytes[at] = INTERESTING[next(INTERESTING.len())],
+                    1 => bytes.insert(at, INTERESTING[next(INTERESTING.len())]),
+                    2 if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.truncate(at),
+                }
+            }
+            inputs.push(Input { name: format!("seed {index} variant {variant}"), bytes, max_bytes: None });
+        }
+    }
+    let python = python_answers(&inputs);
+    let differences: Vec<String> = inputs
+        .iter()
+        .zip(&python)
+        .filter_map(|(input, python)| {
+            let rust = rust_answer(input);
+            (rust != *python).then(|| format!("{} ({}):\n  rust:   {rust}\n  python: {python}", input.name, hex(&input.bytes)))
+        })
+        .take(10)
+        .collect();
+    assert!(differences.is_empty(), "{} inputs:\n{}", inputs.len(), differences.join("\n"));
+    // The mutations must reach both verdicts, or they prove little.
+    let accepted = python.iter().filter(|answer| answer["read"] == "ok").count();
+    assert!(accepted >= 100 && inputs.len() - accepted >= 100, "{accepted} of {} accepted", inputs.len());
+    let mut kinds: Vec<&str> = python.iter().filter_map(|answer| answer["read"].as_str()?.split(' ').next()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    assert!(kinds.len() >= 9, "the mutations reached only {kinds:?}");
+}
