@@ -56,7 +56,7 @@ enum Read {
 impl Reader {
     fn file(&mut self, schema: &SchemaFile) {
         let file = schema.file.as_path();
-        let document = match crate::json::parse(&schema.bytes) {
+        let document = match concord_runtime::strict::read(&schema.bytes) {
             Ok(document) => document,
             Err(error) => return self.errors.push(file, "", format!("invalid JSON: {error}")),
         };

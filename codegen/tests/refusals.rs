@@ -217,7 +217,7 @@ fn duplicate_keys_are_refused() {
     let text = format!(r#"{{"$schema": "{DRAFT}", "type": "object", "properties": {{"a": {{}}, "a": {{}}}}}}"#);
     std::fs::write(registry.file("dup.schema.json"), &text).unwrap();
     registry.write_index(json!({"format": 1, "schemas": [{"name": "Dup", "path": "dup.schema.json", "digest": digest(text.as_bytes())}]}));
-    assert_has(&registry.errors(), &["dup.schema.json: invalid JSON: duplicate key \"a\""]);
+    assert_has(&registry.errors(), &["dup.schema.json: invalid JSON: duplicate-key at byte 102: duplicate key \"a\""]);
 }
 
 #[test]
