@@ -194,7 +194,10 @@ fn hostile_names_and_texts_cannot_inject_code() {
     std::fs::create_dir_all(&registry).unwrap();
     let root_doc = "*/ fn evil() {} /* \"\"\" + __import__('os').system('exit 3') # \\";
     let field_doc = "\"\"\"\nimport os\n\"\"\"\n#[doc = \"x\"] } fn f() {";
-    let names = ["type", "class", "self", "None", "1st", "é", "", "model_config", "json", "foo-bar", "\"quoted\"", "extra", "r#raw"];
+    let names = [
+        "type", "class", "self", "None", "1st", "é", "", "model_config", "json", "foo-bar", "\"quoted\"", "extra", "r#raw", "digest",
+        "to_json", "from_json", "NAME",
+    ];
     let mut properties = serde_json::Map::new();
     for name in names {
         properties.insert(name.to_owned(), json!({"type": "string"}));
@@ -203,6 +206,9 @@ fn hostile_names_and_texts_cannot_inject_code() {
         "type".to_owned(),
         json!({"type": "string", "enum": ["\"; panic!(); \"", "a\\b", "\"\"\"", "é", ""], "description": field_doc}),
     );
+    // Optional, and spelled so that its Python attribute (`camel_case`) is a
+    // different key: an unknown key of that spelling must stay unknown.
+    properties.insert("camelCase".to_owned(), json!({"type": "integer"}));
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "description": root_doc,
@@ -224,6 +230,9 @@ fn hostile_names_and_texts_cannot_inject_code() {
     }
     record.insert("type".to_owned(), json!("\"; panic!(); \""));
     record.insert("unknown \u{2028} key".to_owned(), json!({"z": 1, "a": [true]}));
+    for python_attribute in ["camel_case", "class_", "none", "model_config_"] {
+        record.insert(python_attribute.to_owned(), json!(python_attribute));
+    }
     std::fs::write(fixtures.join("all.json"), serde_json::to_vec(&record).unwrap()).unwrap();
 
     let work = workspace().join("target/concord-roundtrip");

@@ -1,6 +1,6 @@
 """The Python half of tests/conformance.rs: reads one request per line on stdin,
 ``{"hex": <input bytes>, "max_bytes": <int or null>}``, and answers each with one
-line: ``{"read": "ok" or error, "canonical_hex": ..., "canonical_error": ..., "digest": ...}``."""
+line: ``{"read": "ok" or error, "value": ..., "canonical_hex": ..., "canonical_error": ..., "digest": ...}``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from concord_runtime import canonical, strict
+from concord_runtime import canonical, dumps, strict
 
 
 def outcome(data: bytes, max_bytes: int, *, fast: bool) -> tuple[str, Any]:
@@ -26,11 +26,17 @@ def answer(data: bytes, max_bytes: int) -> dict[str, Any]:
         return {"read": f"the fast path gave {verdict}, the reference parser {reference_verdict}"}
     if verdict != "ok":
         return {"read": verdict}
+    # "value": what was read, written back the serde_json way, so that floats are compared too.
     try:
         canonical_bytes = canonical.to_bytes(value)
     except canonical.CanonicalError as error:
-        return {"read": "ok", "canonical_error": str(error)}
-    return {"read": "ok", "canonical_hex": canonical_bytes.hex(), "digest": canonical.digest(value)}
+        return {"read": "ok", "value": dumps(value), "canonical_error": str(error)}
+    return {
+        "read": "ok",
+        "value": dumps(value),
+        "canonical_hex": canonical_bytes.hex(),
+        "digest": canonical.digest(value),
+    }
 
 
 def main() -> None:

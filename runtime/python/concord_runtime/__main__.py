@@ -8,9 +8,17 @@ or the command was misused.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from concord_runtime import canonical, strict
+
+
+def _size(text: str) -> int:
+    """A byte count as Rust's ``usize`` reads one: digits, an optional ``+``."""
+    if re.fullmatch(r"\+?[0-9]+", text) is None or int(text) >= 2**64:
+        raise argparse.ArgumentTypeError(f"invalid size {text!r}: expected a whole number of bytes")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ]:
         command = actions.add_parser(action, help=text)
         command.add_argument("file", help="a path, or - for standard input")
-        command.add_argument("--max-bytes", type=int, default=strict.DEFAULT_MAX_BYTES)
+        command.add_argument("--max-bytes", type=_size, default=strict.DEFAULT_MAX_BYTES)
     arguments = parser.parse_args(argv)
 
     try:

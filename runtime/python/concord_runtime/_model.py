@@ -45,6 +45,23 @@ class Model(pydantic.BaseModel):
     NAME: ClassVar[str]
     SCHEMA_DIGEST: ClassVar[str]
 
+    @pydantic.model_validator(mode="wrap")
+    @classmethod
+    def _set_only_what_was_read(cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Self]) -> Self:
+        """Where a kept unknown key is spelled like a field's Python name (``foo_bar``
+        beside the property ``fooBar``), pydantic also marks that field as set, and
+        ``exclude_unset`` would then write it as null. Unmark it: a field is set only
+        when its own JSON name was read."""
+        model = handler(data)
+        extra = model.__pydantic_extra__
+        if extra and isinstance(data, dict):
+            fields = type(model).model_fields
+            for name in model.__pydantic_fields_set__ & extra.keys():
+                field = fields.get(name)
+                if field is not None and (field.alias or name) not in data:
+                    model.__pydantic_fields_set__.discard(name)
+        return model
+
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)

@@ -20,10 +20,15 @@ def main(package: str) -> None:
         except ValueError as error:
             print(json.dumps({"error": str(error)}))
             continue
+        except Exception as error:  # a defect, not a refusal: name it, and go on with the rest
+            print(json.dumps({"error": f"crashed: {type(error).__name__}: {error}"}))
+            continue
         try:
             digest = record.digest()
         except ValueError as error:
             digest = f"no digest: {error}"
+        except Exception as error:
+            digest = f"crashed: {type(error).__name__}: {error}"
         answer = {"ok": record.to_json().decode(), "digest": digest}
         print(json.dumps(answer), flush=False)
 

@@ -71,6 +71,8 @@ def read(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
 
 
 def _read(data: bytes, max_bytes: int, *, fast: bool) -> Any:
+    if max_bytes < 0:
+        raise ValueError("max_bytes must not be negative")
     if len(data) > max_bytes:
         raise JsonError(
             "too-large", max_bytes, f"the input of {len(data)} bytes exceeds the limit of {max_bytes} bytes"

@@ -19,6 +19,29 @@ mod tests {
         let message = super::mask_quoted(r#"string "a\"b c d e f g h i j k l m n o p", expected"#);
         assert_eq!(message, r#"string "a\"b c d e f g h i j…", expected"#);
     }
+
+    /// A record whose one property has a long name with a backtick in it.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    #[serde(crate = "crate::serde")]
+    struct Odd {
+        #[serde(rename = "a`b and a name well past twenty characters")]
+        field: i64,
+    }
+
+    impl super::Record for Odd {
+        const NAME: &'static str = "Odd";
+        const SCHEMA_DIGEST: &'static str = "sha256:0";
+    }
+
+    #[test]
+    fn a_missing_field_is_pointed_at_in_full() {
+        use super::Record;
+        let error = Odd::from_json(b"{}").unwrap_err();
+        assert_eq!(error.pointer(), Some("/a`b and a name well past twenty characters"));
+        // (A backtick inside the name ends serde's quote early; the rest is the
+        // schema's own text, not input, so showing it is harmless.)
+        assert_eq!(error.message(), "missing field `a`b and a name well past twenty characters`");
+    }
 }
 
 pub use indexmap::IndexMap;
@@ -83,14 +106,14 @@ impl Error {
                 Segment::Unknown => pointer.push('?'),
             }
         }
-        let message = mask_quoted(&error.into_inner().to_string());
+        let message = error.into_inner().to_string();
         // serde reports a missing field at the object that lacks it; point at
         // the field itself, as pydantic does, so both languages agree.
-        if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()) {
+        if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
             pointer.push('/');
             pointer.push_str(&escape_pointer_token(field));
         }
-        Error::Schema { pointer, message }
+        Error::Schema { pointer, message: mask_quoted(&message) }
     }
 
     /// The JSON pointer of the refused value, when the refusal has one.

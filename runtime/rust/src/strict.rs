@@ -321,7 +321,7 @@ impl Parser<'_> {
                 )),
             }
         } else {
-            let value: f64 = text.parse().map_err(|_| self.error(ErrorKind::Syntax, start, "invalid number"))?;
+            let value = parse_float(text);
             if value.is_infinite() {
                 return Err(self.error(ErrorKind::NumberOutOfRange, start, format!("number {} overflows to infinity", prefix(text))));
             }
@@ -411,6 +411,46 @@ impl Parser<'_> {
         }
         u32::from_str_radix(digits, 16).ok()
     }
+}
+
+/// A JSON number with a fraction or exponent, correctly rounded whatever its
+/// length. `f64::from_str` rounds correctly but saturates a written exponent
+/// near 65,536, which a long run of digits can need to offset
+/// (`0.000…001e1000001` is 1), so it gets a normalized form instead:
+/// `0.<significant digits>e<small exponent>`, or a result outside the range.
+fn parse_float(text: &str) -> f64 {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let signed = |value: f64| if negative { -value } else { value };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], &unsigned[at + 1..]),
+        None => (unsigned, "0"),
+    };
+    let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let (sign, exponent_digits) = match exponent.strip_prefix('-') {
+        Some(digits) => (-1, digits),
+        None => (1, exponent.strip_prefix('+').unwrap_or(exponent)),
+    };
+    let exponent_digits = exponent_digits.trim_start_matches('0');
+    // Past 12 digits the exponent outweighs any mantissa an input can hold.
+    let exponent: i64 = if exponent_digits.len() > 12 { sign * 1_000_000_000_000 } else { sign * exponent_digits.parse::<i64>().unwrap_or(0) };
+    let digits = format!("{integer}{fraction}");
+    let leading_zeros = digits.bytes().take_while(|&b| b == b'0').count();
+    let significant = digits[leading_zeros..].trim_end_matches('0');
+    if significant.is_empty() {
+        return signed(0.0);
+    }
+    // The value is 0.<significant> × 10^decimal.
+    let decimal = integer.len() as i64 - leading_zeros as i64 + exponent;
+    if decimal > 400 {
+        return signed(f64::INFINITY);
+    }
+    if decimal < -400 {
+        return signed(0.0);
+    }
+    signed(format!("0.{significant}e{decimal}").parse().expect("a normalized decimal parses"))
 }
 
 /// At most [`SHOWN`] characters of `text`, then `…` when there is more.

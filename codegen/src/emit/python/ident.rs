@@ -18,7 +18,7 @@ const RESERVED_FIELDS: &[&str] = &[
     "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json",
     "update_forward_refs", "validate",
     // concord_runtime.Model
-    "from_json", "to_json",
+    "digest", "from_json", "to_json",
     // what generated annotations and defaults name
     "typing", "pydantic", "concord_runtime", "str", "int", "float", "bool", "dict", "list", "object",
 ];
