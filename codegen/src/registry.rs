@@ -132,7 +132,7 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
     let index_file = dir.join(INDEX);
     let bytes = std::fs::read(&index_file)
         .map_err(|error| Errors::one(&index_file, "", format!("cannot read the registry index: {error}")))?;
-    let index = strict::read(&bytes).map_err(|error| Errors::one(&index_file, "", format!("invalid JSON: {error}")))?;
+    let index = strict::read(&bytes).map_err(|error| Errors::one(&index_file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")))?;
     let mut errors = Errors::default();
     let Some(object) = index.as_object() else {
         return Err(Errors::one(&index_file, "", "the index must be a JSON object"));

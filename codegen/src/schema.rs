@@ -58,7 +58,7 @@ impl Reader {
         let file = schema.file.as_path();
         let document = match concord_runtime::strict::read(&schema.bytes) {
             Ok(document) => document,
-            Err(error) => return self.errors.push(file, "", format!("invalid JSON: {error}")),
+            Err(error) => return self.errors.push(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")),
         };
         let Some(root) = document.as_object() else {
             return self.errors.push(file, "", "a schema file must hold a JSON object");
@@ -98,6 +98,11 @@ impl Reader {
 
         match self.read(&scope, &document, "", &schema.name, true) {
             Some(Read::Struct(fields)) => self.model.types[root_id.0].kind = TypeKind::Struct(fields),
+            Some(_) if root.contains_key("$ref") => self.errors.push(
+                file,
+                "/$ref",
+                "a registry root that only refers to another type is not supported: give the root its own \"type\": \"object\" and `properties`",
+            ),
             Some(_) => self.errors.push(
                 file,
                 "",
@@ -182,7 +187,7 @@ impl Reader {
         self.check_keywords(file, object, pointer, at_root);
 
         if let Some(target) = object.get("$ref") {
-            let shape = self.reference(scope, object, target, pointer);
+            let shape = self.reference(scope, object, target, pointer, at_root);
             return (self.errors.diagnostics.len() == before).then_some(Read::Shape(shape?));
         }
 
@@ -286,10 +291,11 @@ impl Reader {
         }
     }
 
-    fn reference(&mut self, scope: &FileScope, object: &Map<String, Value>, target: &Value, pointer: &str) -> Option<Shape> {
+    fn reference(&mut self, scope: &FileScope, object: &Map<String, Value>, target: &Value, pointer: &str, at_root: bool) -> Option<Shape> {
         let file = scope.file;
         let at = pointer_push(pointer, "$ref");
-        for sibling in object.keys().filter(|k| *k != "$ref" && !ANNOTATIONS.contains(&k.as_str())) {
+        let allowed = |k: &str| k == "$ref" || ANNOTATIONS.contains(&k) || (at_root && ROOT_ONLY.contains(&k));
+        for sibling in object.keys().filter(|k| !allowed(k)) {
             self.errors.push(
                 file,
                 pointer_push(pointer, sibling),

@@ -217,7 +217,7 @@ fn duplicate_keys_are_refused() {
     let text = format!(r#"{{"$schema": "{DRAFT}", "type": "object", "properties": {{"a": {{}}, "a": {{}}}}}}"#);
     std::fs::write(registry.file("dup.schema.json"), &text).unwrap();
     registry.write_index(json!({"format": 1, "schemas": [{"name": "Dup", "path": "dup.schema.json", "digest": digest(text.as_bytes())}]}));
-    assert_has(&registry.errors(), &["dup.schema.json: invalid JSON: duplicate-key at byte 102: duplicate key \"a\""]);
+    assert_has(&registry.errors(), &["dup.schema.json: refused by the strict JSON profile (docs/strict-json.md): duplicate-key at byte 102: duplicate key \"a\""]);
 }
 
 #[test]
@@ -266,4 +266,12 @@ fn the_index_is_read_strictly() {
             "registry.json at /schemas/0/digest: digest \"md5:00\" must be \"sha256:\" and 64 lowercase hex digits",
         ],
     );
+}
+
+#[test]
+fn a_root_that_only_refers_elsewhere_is_named_as_such() {
+    let schema = json!({"$schema": DRAFT, "$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {}}}});
+    let registry = Registry::new(&[("Root", schema)]);
+    let errors = registry.errors();
+    assert_has(&errors, &["root.schema.json at /$ref: a registry root that only refers to another type is not supported", "1 error"]);
 }
