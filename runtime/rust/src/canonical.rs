@@ -163,15 +163,6 @@ fn utf16_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// A JSON string as RFC 8785 writes it: `\b \t \n \f \r` short, other C0
-/// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
-/// is also how serde_json escapes.
-pub fn write_string(out: &mut String, text: &str) {
-    let mut bytes = Vec::with_capacity(text.len() + 2);
-    write_string_bytes(&mut bytes, text);
-    out.push_str(std::str::from_utf8(&bytes).expect("escaping keeps UTF-8"));
-}
-
 /// For each byte: 0 to copy it, else the letter of its short escape, or `u`.
 const ESCAPE: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -190,7 +181,10 @@ const ESCAPE: [u8; 256] = {
     table
 };
 
-fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
+/// A JSON string as RFC 8785 writes it: `\b \t \n \f \r` short, other C0
+/// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
+/// is also how serde_json escapes.
+pub(crate) fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = text.as_bytes();

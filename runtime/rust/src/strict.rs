@@ -467,8 +467,8 @@ fn shown(text: &str) -> String {
 }
 
 /// `text` as a JSON string literal (the canonical escaping).
-pub fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    crate::canonical::write_string(&mut out, text);
-    out
+fn quote(text: &str) -> String {
+    let mut out = Vec::with_capacity(text.len() + 2);
+    crate::canonical::write_string_bytes(&mut out, text);
+    String::from_utf8(out).expect("escaping keeps UTF-8")
 }
