@@ -77,5 +77,5 @@ impl std::error::Error for Errors {}
 
 /// Appends one escaped reference token to a JSON pointer (RFC 6901).
 pub fn pointer_push(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+    format!("{pointer}/{}", concord_runtime::escape_pointer_token(token))
 }

@@ -4,8 +4,6 @@
 use crate::error::{pointer_push, Errors};
 use concord_runtime::strict;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 /// The index file's name inside a registry folder.
@@ -39,15 +37,8 @@ pub struct PinChange {
     pub new: String,
 }
 
-/// `sha256:<64 lowercase hex>` over exact bytes.
-pub fn digest(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(71);
-    text.push_str("sha256:");
-    for byte in Sha256::digest(bytes) {
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
-}
+/// `sha256:<64 lowercase hex>` over a file's exact bytes.
+pub use concord_runtime::canonical::digest_bytes as digest;
 
 /// Reads the registry in `dir` and verifies every pin; reports every problem.
 pub fn load(dir: &Path) -> Result<Registry, Errors> {

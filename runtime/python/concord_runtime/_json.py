@@ -21,6 +21,11 @@ def dumps(value: Any) -> str:
     return "".join(parts)
 
 
+def pointer_token(token: object) -> str:
+    """One reference token of a JSON pointer (RFC 6901): ``~`` and ``/`` escaped."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
 def format_float(value: float) -> str:
     """The text serde_json writes for a finite float."""
     if not math.isfinite(value):

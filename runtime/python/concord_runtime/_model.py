@@ -6,7 +6,7 @@ from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 import pydantic
 from concord_runtime import canonical, strict
-from concord_runtime._json import dumps
+from concord_runtime._json import dumps, pointer_token
 
 T = TypeVar("T")
 
@@ -34,7 +34,7 @@ class RecordError(ValueError):
 
 
 def _pointer(location: tuple[int | str, ...]) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in location)
+    return "".join("/" + pointer_token(part) for part in location)
 
 
 class Model(pydantic.BaseModel):

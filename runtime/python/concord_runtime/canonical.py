@@ -9,7 +9,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from concord_runtime import strict
-from concord_runtime._json import format_float
+from concord_runtime._json import format_float, pointer_token
 
 PROFILE = "jcs-rfc8785-integer-v1"
 
@@ -82,7 +82,7 @@ def _write(value: Any, out: list[str], pointer: str) -> None:
                 out.append(",")
             out.append(encode_basestring(key))
             out.append(":")
-            _write(value[key], out, pointer + "/" + key.replace("~", "~0").replace("/", "~1"))
+            _write(value[key], out, pointer + "/" + pointer_token(key))
         out.append("}")
     elif isinstance(value, (list, tuple)):
         out.append("[")

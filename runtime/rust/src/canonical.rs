@@ -66,7 +66,9 @@ pub fn digest(value: &Value) -> Result<String, CanonicalError> {
     Ok(digest_bytes(&to_bytes(value)?))
 }
 
-fn digest_bytes(bytes: &[u8]) -> String {
+/// `sha256:<64 lowercase hex>` over exact bytes, with no normalization: the
+/// form of record digests and of the registry's file pins alike.
+pub fn digest_bytes(bytes: &[u8]) -> String {
     let mut text = String::with_capacity(71);
     text.push_str("sha256:");
     for byte in Sha256::digest(bytes) {
