@@ -8,6 +8,7 @@
 use std::fmt;
 
 pub mod canonical;
+pub mod float;
 pub mod strict;
 
 #[cfg(test)]
