@@ -177,11 +177,14 @@ def median(samples: list[float]) -> float:
 
 
 def timed(command: list[str], timeout: float) -> float:
-    """Seconds one run takes; infinity when it takes longer than `timeout`."""
+    """Seconds one run takes; infinity when it takes longer than `timeout` or fails."""
     start = time.perf_counter()
     try:
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, timeout=timeout)
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
     except subprocess.TimeoutExpired:
+        return float("inf")
+    except subprocess.CalledProcessError as error:
+        print(f"failed ({error.returncode}): {' '.join(command)}\n{error.stderr.decode()[-500:]}", file=sys.stderr)
         return float("inf")
     return time.perf_counter() - start
 
@@ -264,7 +267,7 @@ def main() -> None:
                 str(work / f"{registry}-out"),
             ]
             generate = median_of_runs(command, arguments.runs, arguments.timeout)
-            rows.append((f"generate both languages, {label}", generate, "timeout" if generate == float("inf") else ""))
+            rows.append((f"generate both languages, {label}", generate, "failed" if generate == float("inf") else ""))
 
         package = work / "registry-out" / "python"
         # Bytecode first, as an installed package has it: the imports then measure pydantic, not the compiler.
