@@ -177,7 +177,7 @@ def median(samples: list[float]) -> float:
 
 
 def timed(command: list[str], timeout: float) -> float:
-    """Seconds one run takes; infinity when it takes longer than `timeout` or fails."""
+    """Seconds one run takes; infinity when it fails or takes longer than `timeout` (printed as "no result")."""
     start = time.perf_counter()
     try:
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
@@ -267,7 +267,9 @@ def main() -> None:
                 str(work / f"{registry}-out"),
             ]
             generate = median_of_runs(command, arguments.runs, arguments.timeout)
-            rows.append((f"generate both languages, {label}", generate, "failed" if generate == float("inf") else ""))
+            rows.append(
+                (f"generate both languages, {label}", generate, "no result" if generate == float("inf") else "")
+            )
 
         package = work / "registry-out" / "python"
         # Bytecode first, as an installed package has it: the imports then measure pydantic, not the compiler.
