@@ -15,7 +15,6 @@
 pub mod check;
 pub mod emit;
 pub mod error;
-pub mod graph;
 pub mod model;
 pub mod names;
 pub mod registry;

@@ -362,15 +362,18 @@ impl Components {
                 _ => None,
             }
         };
-        let edges: Vec<Vec<usize>> = model
-            .ids()
-            .map(|id| match &model.get(id).kind {
-                TypeKind::Struct(body) => body.fields.iter().filter_map(|f| inline(&f.shape)).map(|id| id.0).collect(),
-                TypeKind::Alias(shape) => inline(shape).into_iter().map(|id| id.0).collect(),
-                TypeKind::Enum(_) => vec![],
-            })
-            .collect();
-        Components(crate::graph::components(&edges))
+        let successors = |id: TypeId| match &model.get(id).kind {
+            TypeKind::Struct(body) => body.fields.iter().filter_map(|f| inline(&f.shape)).collect(),
+            TypeKind::Alias(shape) => inline(shape).into_iter().collect(),
+            TypeKind::Enum(_) => vec![],
+        };
+        let mut component = vec![0; model.types.len()];
+        for (number, members) in crate::model::components(model.types.len(), model.ids(), successors).iter().enumerate() {
+            for member in members {
+                component[member.0] = number;
+            }
+        }
+        Components(component)
     }
 
     fn same(&self, a: TypeId, b: TypeId) -> bool {
