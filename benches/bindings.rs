@@ -12,11 +12,13 @@
 //! - write: every record through `Record::to_json` against
 //!   `serde_json::to_vec(&hand_written)`.
 //!
-//! Criterion reports each benchmark in MiB/s; at the end the bench prints a
-//! summary with the median MiB/s of each side and the ratio concord /
-//! hand-written (higher is better, 1.0 = as fast), from the samples of this
-//! very run: compare ratios, the machine is noisy. Issue 6's targets: read ≥
-//! 0.8x, write ≥ 0.95x.
+//! Criterion reports each benchmark in MiB/s. Then the bench times 11
+//! *paired rounds* (each round runs every benchmark once, concord and
+//! hand-written in turn) and prints a summary, one `bindings ...` line per
+//! comparison: the median MiB/s of each side and the ratio concord /
+//! hand-written (higher is better, 1.0 = as fast). Pairing keeps the ratios
+//! steady on a noisy shared machine; compare ratios, not MiB/s. Issue 6's
+//! targets: read ≥ 0.8x, write ≥ 0.95x.
 //!
 //! The data: one line in ~20 is a `ClsArtifact` (1-120 kernels, an optional
 //! call tree up to 4 levels deep), the rest `Evidence` rows. Growth points
@@ -35,8 +37,6 @@ use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -583,40 +583,12 @@ fn record_set(target: usize) -> RecordSet {
 
 // ---------------------------------------------------------------- the benchmarks
 
-/// Samples per benchmark (flat sampling: one iteration count for all), after
-/// a 1 s warm-up, in about 3 s: the whole bench takes about a minute.
-const SAMPLES: usize = 10;
-
-/// `(iterations, elapsed)` of every call criterion made, per benchmark; the
-/// last `SAMPLES` are the measured samples (the warm-up calls come first).
-type Timings = RefCell<BTreeMap<String, Vec<(u64, Duration)>>>;
-
-fn timed<'a>(timings: &'a Timings, name: String, mut routine: impl FnMut() + 'a) -> impl FnMut(&mut criterion::Bencher) + 'a {
-    move |bencher| {
-        bencher.iter_custom(|iterations| {
-            let start = Instant::now();
-            for _ in 0..iterations {
-                routine();
-            }
-            let elapsed = start.elapsed();
-            timings.borrow_mut().entry(name.clone()).or_default().push((iterations, elapsed));
-            elapsed
-        })
-    }
-}
-
-fn median_seconds(timings: &Timings, name: &str) -> Option<f64> {
-    let timings = timings.borrow();
-    let calls = timings.get(name).filter(|calls| calls.len() >= SAMPLES)?; // not so under `--test`
-    let mut per_iteration: Vec<f64> =
-        calls[calls.len() - SAMPLES..].iter().map(|(iterations, elapsed)| elapsed.as_secs_f64() / *iterations as f64).collect();
-    per_iteration.sort_by(f64::total_cmp);
-    let middle = per_iteration.len() / 2;
-    Some(if per_iteration.len() % 2 == 1 {
-        per_iteration[middle]
-    } else {
-        (per_iteration[middle - 1] + per_iteration[middle]) / 2.0
-    })
+/// One pass over a root's whole set: every line read, or every record written.
+struct Pass<'a> {
+    operation: &'static str,
+    concord: bool,
+    label: &'static str,
+    run: Box<dyn Fn() + 'a>,
 }
 
 /// One root type's lines, read by both sides, and what each writes back.
@@ -656,71 +628,170 @@ impl<'a, C: Record, H: Serialize + DeserializeOwned> Root<'a, C, H> {
         Root { name, lines, concord, hand, read_bytes, written_bytes }
     }
 
-    #[inline(never)]
-    fn profile(&self, operation: &str, side: &str) {
-        match (operation, side) {
-            ("read", "concord") => self.lines.iter().for_each(|line| drop(black_box(C::from_json(line).unwrap()))),
-            ("read", "hand") => self.lines.iter().for_each(|line| drop(black_box(serde_json::from_slice::<H>(line).unwrap()))),
-            ("write", "concord") => self.concord.iter().for_each(|record| drop(black_box(record.to_json().unwrap()))),
-            ("write", "hand") => self.hand.iter().for_each(|record| drop(black_box(serde_json::to_vec(record).unwrap()))),
-            ("setup", _) => {}
-            ("write-via-serde_json", "concord") => self.concord.iter().for_each(|record| drop(black_box(serde_json::to_vec(record).unwrap()))),
-            _ => panic!("no routine {operation} {side}"),
-        }
+    fn passes(&self) -> Vec<Pass<'_>> {
+        vec![
+            Pass {
+                operation: "read",
+                concord: true,
+                label: "concord from_json",
+                run: Box::new(|| {
+                    for line in &self.lines {
+                        black_box(C::from_json(black_box(line)).unwrap());
+                    }
+                }),
+            },
+            Pass {
+                operation: "read",
+                concord: false,
+                label: "hand-written serde_json::from_slice",
+                run: Box::new(|| {
+                    for line in &self.lines {
+                        black_box(serde_json::from_slice::<H>(black_box(line)).unwrap());
+                    }
+                }),
+            },
+            Pass {
+                operation: "write",
+                concord: true,
+                label: "concord to_json",
+                run: Box::new(|| {
+                    for record in &self.concord {
+                        black_box(black_box(record).to_json().unwrap());
+                    }
+                }),
+            },
+            Pass {
+                operation: "write",
+                concord: false,
+                label: "hand-written serde_json::to_vec",
+                run: Box::new(|| {
+                    for record in &self.hand {
+                        black_box(serde_json::to_vec(black_box(record)).unwrap());
+                    }
+                }),
+            },
+        ]
     }
 
-    /// Two groups, `read <name>` and `write <name>`, each concord beside hand-written.
-    fn bench(&self, criterion: &mut Criterion, timings: &Timings) {
-        let name = self.name;
-        let mut group = criterion.benchmark_group(format!("read {name}"));
-        configure(&mut group, self.read_bytes);
-        group.bench_function(
-            "concord from_json",
-            timed(timings, format!("read {name} concord"), || {
-                for line in &self.lines {
-                    black_box(C::from_json(black_box(line)).unwrap());
-                }
-            }),
-        );
-        group.bench_function(
-            "hand-written serde_json::from_slice",
-            timed(timings, format!("read {name} hand"), || {
-                for line in &self.lines {
-                    black_box(serde_json::from_slice::<H>(black_box(line)).unwrap());
-                }
-            }),
-        );
-        group.finish();
+    fn bytes(&self, operation: &str) -> usize {
+        if operation == "read" {
+            self.read_bytes
+        } else {
+            self.written_bytes
+        }
+    }
+}
 
-        let mut group = criterion.benchmark_group(format!("write {name}"));
-        configure(&mut group, self.written_bytes);
-        group.bench_function(
-            "concord to_json",
-            timed(timings, format!("write {name} concord"), || {
-                for record in &self.concord {
-                    black_box(black_box(record).to_json().unwrap());
-                }
-            }),
-        );
-        group.bench_function(
-            "hand-written serde_json::to_vec",
-            timed(timings, format!("write {name} hand"), || {
-                for record in &self.hand {
-                    black_box(serde_json::to_vec(black_box(record)).unwrap());
-                }
-            }),
-        );
+/// Criterion: two groups per root, `read <root>` and `write <root>`, each
+/// concord beside hand-written; flat sampling, 10 samples in about 3 s after
+/// a 1 s warm-up, so the whole bench stays near a minute and a half.
+fn criterion_groups(criterion: &mut Criterion, name: &str, bytes: impl Fn(&str) -> usize, passes: &[Pass<'_>]) {
+    for operation in ["read", "write"] {
+        let mut group: BenchmarkGroup<'_, WallTime> = criterion.benchmark_group(format!("{operation} {name}"));
+        group
+            .throughput(Throughput::Bytes(bytes(operation) as u64))
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
+        for pass in passes.iter().filter(|pass| pass.operation == operation) {
+            group.bench_function(pass.label, |bencher| bencher.iter(|| (pass.run)()));
+        }
         group.finish();
     }
 }
 
-fn configure(group: &mut BenchmarkGroup<'_, WallTime>, bytes: usize) {
-    group
-        .throughput(Throughput::Bytes(bytes as u64))
-        .sampling_mode(SamplingMode::Flat)
-        .sample_size(SAMPLES)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3));
+/// The summary's numbers: `ROUNDS` rounds, each timing one pass of every
+/// benchmark, concord and hand-written in turn (which goes first alternates),
+/// so load that comes and goes on a shared machine falls on both sides of a
+/// ratio alike. Criterion's groups measure each side in its own window.
+const ROUNDS: usize = 11;
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        (values[middle - 1] + values[middle]) / 2.0
+    }
+}
+
+/// One comparison's times, one per round.
+struct Row {
+    root: &'static str,
+    operation: &'static str,
+    bytes: usize,
+    concord: Vec<f64>,
+    hand: Vec<f64>,
+}
+
+fn paired_rounds(roots: &[(&'static str, usize, usize, Vec<Pass<'_>>)]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (root, read, written, _) in roots {
+        for (operation, bytes) in [("read", *read), ("write", *written)] {
+            rows.push(Row { root, operation, bytes, concord: Vec::new(), hand: Vec::new() });
+        }
+    }
+    for round in 0..ROUNDS {
+        let order = if round % 2 == 0 { [true, false] } else { [false, true] };
+        for ((_, _, _, passes), rows) in roots.iter().zip(rows.chunks_mut(2)) {
+            for row in rows {
+                for concord in order {
+                    let pass =
+                        passes.iter().find(|pass| pass.operation == row.operation && pass.concord == concord).expect("a pass");
+                    let start = Instant::now();
+                    (pass.run)();
+                    let seconds = start.elapsed().as_secs_f64();
+                    if concord {
+                        row.concord.push(seconds)
+                    } else {
+                        row.hand.push(seconds)
+                    }
+                }
+            }
+        }
+    }
+    rows
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// One line per comparison and one for the whole set (both roots), as
+/// `bindings <what> concord X MiB/s  hand-written Y MiB/s  ratio R`: MiB/s
+/// from the median round, the ratio (concord / hand-written throughput,
+/// higher is better) the median of the rounds' own ratios.
+fn summary(rows: &[Row]) {
+    println!("\nsummary: {ROUNDS} paired rounds; ratio = concord / hand-written throughput, higher is better");
+    for (operation, target) in [("read", 0.8), ("write", 0.95)] {
+        let rows: Vec<&Row> = rows.iter().filter(|row| row.operation == operation).collect();
+        for row in &rows {
+            print_ratio(&format!("{operation} {}", row.root), row.bytes, &row.concord, &row.hand, target);
+        }
+        let total = Row {
+            root: "all",
+            operation,
+            bytes: rows.iter().map(|row| row.bytes).sum(),
+            concord: (0..ROUNDS).map(|round| rows.iter().map(|row| row.concord[round]).sum()).collect(),
+            hand: (0..ROUNDS).map(|round| rows.iter().map(|row| row.hand[round]).sum()).collect(),
+        };
+        print_ratio(&format!("{operation} all"), total.bytes, &total.concord, &total.hand, target);
+    }
+}
+
+fn print_ratio(what: &str, bytes: usize, concord: &[f64], hand: &[f64], target: f64) {
+    let mib = bytes as f64 / MIB;
+    let ratio = median(concord.iter().zip(hand).map(|(concord, hand)| hand / concord).collect());
+    println!(
+        "bindings {what:<17} concord {:>7.1} MiB/s  hand-written {:>7.1} MiB/s  ratio {ratio:.2}x (target >= {target}x)",
+        mib / median(concord.to_vec()),
+        mib / median(hand.to_vec()),
+    );
+}
+
+#[inline(never)]
+fn run_once(pass: &Pass<'_>) {
+    (pass.run)();
 }
 
 fn main() {
@@ -732,62 +803,33 @@ fn main() {
     }
     let cls = Root::<concord::ClsArtifact, hand::ClsArtifact>::new("ClsArtifact", &set.bytes, &set.cls_artifact);
     let evidence = Root::<concord::Evidence, hand::Evidence>::new("Evidence", &set.bytes, &set.evidence);
-    // `CONCORD_BENCH_PROFILE="write ClsArtifact concord"` runs one routine
-    // once and stops: for a profiler, or for valgrind's instruction counts,
-    // which are the same on a busy machine as on a quiet one.
+    let roots = [
+        (cls.name, cls.read_bytes, cls.written_bytes, cls.passes()),
+        (evidence.name, evidence.read_bytes, evidence.written_bytes, evidence.passes()),
+    ];
+    // `CONCORD_BENCH_PROFILE="write ClsArtifact concord"` runs that pass
+    // once and stops (`setup …` runs none): for a profiler, or for
+    // valgrind's instruction counts, which are the same on a busy machine as
+    // on a quiet one (`valgrind --tool=callgrind --toggle-collect='bindings::run_once'`).
     if let Ok(routine) = std::env::var("CONCORD_BENCH_PROFILE") {
-        match routine.split(' ').collect::<Vec<_>>().as_slice() {
-            [operation, "ClsArtifact", side] => cls.profile(operation, side),
-            [operation, "Evidence", side] => evidence.profile(operation, side),
-            _ => panic!("CONCORD_BENCH_PROFILE is `read|write|setup ClsArtifact|Evidence concord|hand`, not {routine:?}"),
+        let [operation, root, side] = routine.split(' ').collect::<Vec<_>>()[..] else {
+            panic!("CONCORD_BENCH_PROFILE is `read|write|setup ClsArtifact|Evidence concord|hand`, not {routine:?}")
+        };
+        let passes = roots.iter().filter(|entry| entry.0 == root).flat_map(|entry| &entry.3);
+        if let Some(pass) = passes.into_iter().find(|pass| pass.operation == operation && pass.concord == (side == "concord")) {
+            run_once(pass);
         }
         return;
     }
 
-    let timings = Timings::default();
     let mut criterion = Criterion::default().configure_from_args();
-    cls.bench(&mut criterion, &timings);
-    evidence.bench(&mut criterion, &timings);
+    criterion_groups(&mut criterion, cls.name, |operation| cls.bytes(operation), &roots[0].3);
+    criterion_groups(&mut criterion, evidence.name, |operation| evidence.bytes(operation), &roots[1].3);
     criterion.final_summary();
-    summary(
-        &timings,
-        &[(cls.name, cls.read_bytes, cls.written_bytes), (evidence.name, evidence.read_bytes, evidence.written_bytes)],
-    );
-}
 
-const MIB: f64 = 1024.0 * 1024.0;
-
-/// One line per comparison, and one for the whole set (both roots: the sum
-/// of their times): `bindings <what> concord X MiB/s  hand-written Y MiB/s  ratio R`.
-fn summary(timings: &Timings, roots: &[(&str, usize, usize)]) {
-    println!(
-        "\nsummary (median of {SAMPLES} samples each, this run; ratio = concord / hand-written throughput, higher is better)"
-    );
-    for (operation, target) in [("read", 0.8), ("write", 0.95)] {
-        let mut total = Some((0.0, 0.0, 0usize));
-        for (root, read, written) in roots {
-            let size = if operation == "read" { *read } else { *written };
-            let concord = median_seconds(timings, &format!("{operation} {root} concord"));
-            let hand = median_seconds(timings, &format!("{operation} {root} hand"));
-            let (Some(concord), Some(hand)) = (concord, hand) else {
-                total = None;
-                continue;
-            };
-            print_ratio(&format!("{operation} {root}"), size, concord, hand, target);
-            total = total.map(|(c, h, s)| (c + concord, h + hand, s + size));
-        }
-        if let Some((concord, hand, size)) = total {
-            print_ratio(&format!("{operation} all"), size, concord, hand, target);
-        }
+    // Not under `cargo test --benches` / `-- --test` or `--list`: those only check that everything runs.
+    if std::env::args().any(|arg| arg == "--test" || arg == "--list") {
+        return;
     }
-}
-
-fn print_ratio(what: &str, bytes: usize, concord: f64, hand: f64, target: f64) {
-    let mib = bytes as f64 / MIB;
-    println!(
-        "bindings {what:<17} concord {:>7.1} MiB/s  hand-written {:>7.1} MiB/s  ratio {:.2}x (target >= {target}x)",
-        mib / concord,
-        mib / hand,
-        hand / concord
-    );
+    summary(&paired_rounds(&roots));
 }
