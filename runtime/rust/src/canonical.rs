@@ -186,6 +186,7 @@ const ESCAPE: [u8; 256] = {
 /// A JSON string as RFC 8785 writes it: `\b \t \n \f \r` short, other C0
 /// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
 /// is also how serde_json escapes.
+#[inline]
 pub(crate) fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = text.as_bytes();

@@ -33,7 +33,7 @@ impl ser::Error for Unwritable {
 
 /// Writes `value` as compact JSON.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Unwritable> {
-    let mut writer = Writer { out: Vec::with_capacity(256) };
+    let mut writer = Writer { out: Vec::with_capacity(128) };
     value.serialize(&mut writer)?;
     Ok(writer.out)
 }
