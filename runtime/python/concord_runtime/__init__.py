@@ -5,8 +5,8 @@ Every generated model subclasses :class:`Model`: read a record with
 the exact bytes the Rust bindings write for the same record.
 """
 
-from concord_runtime._json import dumps
-from concord_runtime._model import Int64, Model, NotNull, RecordError
+from concord_runtime._json import RecordError, dumps
+from concord_runtime._model import Int64, Model, NotNull
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.strict import JsonError
 
