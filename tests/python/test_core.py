@@ -1,0 +1,210 @@
+"""The compiled core (``concord_runtime._core``) against the pure-Python oracle:
+float layout, writing, digests and reading, on the shared vectors and every
+round-trip fixture. tests/conformance.rs runs the strict and canonical vectors."""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from concord_registry import CallNode, ClsArtifact, Evidence, Kernel, LaunchDims, Session
+from concord_runtime import CanonicalError, Int64, JsonError, Model, NotNull, RecordError, _core, canonical, strict
+from concord_runtime._json import format_float
+
+ROOT = Path(__file__).resolve().parents[2]
+FLOATS = json.loads((ROOT / "tests/vectors/floats.json").read_text())["vectors"]
+
+
+def test_every_float_vector_is_laid_out_alike_by_core_and_oracle() -> None:
+    assert len(FLOATS) > 500
+    for vector in FLOATS:
+        value = struct.unpack(">d", bytes.fromhex(vector["bits"]))[0]
+        assert _core.format_float(value) == format_float(value) == vector["text"], vector
+        # Through the writer: from Python's layout (parsed) and from pydantic's (often kept as is).
+        expected = f"[{vector['text']}]".encode()
+        assert _core.write_record(json.dumps([value]).encode()) == expected
+        holder = Evidence(id="e", session_id="s", kind="exit_code", payload=[value])
+        assert holder.to_json() == holder._to_json_oracle()
+        assert b'"payload":' + expected in holder.to_json()
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "0.1",
+        "0.10",
+        "0.000012",
+        "0.0000012",
+        "1.5",
+        "100.0",
+        "100.00",
+        "1234567890123456.0",
+        "12345678901234567.0",
+        "0.123456789012345",
+        "0.1234567890123456",
+        "9007199254740993.0",
+        "1.0e5",
+        "5E-324",
+        "0.0",
+        "123456.789",
+    ],
+)
+def test_the_writer_keeps_only_tokens_already_in_layout(token: str) -> None:
+    assert _core.write_record(f"[{token}]".encode()) == f"[{format_float(float(token))}]".encode()
+
+
+def test_pydantic_escapes_every_character_as_concord_does() -> None:
+    text = "".join(chr(c) for c in range(0x10FFFF + 1) if not 0xD800 <= c <= 0xDFFF)
+    record = Evidence(id="e", session_id="s", kind="exit_code", payload={text: [text[:300], text[-300:]]})
+    assert record.to_json() == record._to_json_oracle()
+
+
+def refusal(action: Any) -> str:
+    try:
+        action()
+    except (RecordError, CanonicalError) as error:
+        return f"{type(error).__name__}: {error}"
+    return "written"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (math.nan, "NaN and Infinity are not JSON numbers"),
+        (math.inf, "NaN and Infinity are not JSON numbers"),
+        (-math.inf, "NaN and Infinity are not JSON numbers"),
+        (-0.0, "negative zero is refused"),
+        (2**53, "integer 9007199254740992 is outside ±(2^53-1)"),
+        (-(2**53), "integer -9007199254740992 is outside ±(2^53-1)"),
+        (10**40, "integer 10000000000000000000… is outside ±(2^53-1)"),
+        ("\ud800", "a string holds the lone surrogate U+D800"),
+    ],
+)
+def test_writers_refuse_what_the_reader_refuses(value: object, message: str) -> None:
+    record = Evidence(id="e", session_id="s", kind="exit_code", payload={"a/b": [1, {"~x": value}]})
+    expected = f'RecordError: at "/payload/a~1b/1/~0x": {message}'
+    assert refusal(record.to_json) == refusal(record._to_json_oracle) == expected
+    # The digest refuses every float and unsafe integer, in canonical order, as the oracle does.
+    assert refusal(record.digest) == refusal(lambda: canonical.digest(record._plain()))
+    assert refusal(record.digest).startswith("CanonicalError: not-canonical at ")
+
+
+def test_the_edges_of_the_safe_range_are_written() -> None:
+    record = Evidence(id="e", session_id="s", kind="exit_code", payload=[2**53 - 1, -(2**53 - 1), 0.0, 5e-324])
+    assert record.to_json().endswith(b'"payload":[9007199254740991,-9007199254740991,0.0,5e-324]}')
+
+
+def test_int64_admits_exactly_the_safe_range() -> None:
+    limit = 2**53 - 1
+    assert LaunchDims(grid=[limit, -limit], block=[], shared_mem_bytes=limit).shared_mem_bytes == limit
+    for bad in [limit + 1, -limit - 1]:
+        with pytest.raises(pydantic.ValidationError):
+            LaunchDims(grid=[], block=[], shared_mem_bytes=bad)
+
+
+def test_assignment_is_validated() -> None:
+    kernel = Kernel(name="k", type="triton", duration_ms=1.0, launch=LaunchDims(grid=[], block=[], shared_mem_bytes=0))
+    for field, bad in [("duration_ms", math.nan), ("duration_ms", "1.0"), ("type", "opencl")]:
+        with pytest.raises(pydantic.ValidationError):
+            setattr(kernel, field, bad)
+    with pytest.raises(pydantic.ValidationError):
+        kernel.launch.shared_mem_bytes = 2**53
+    kernel.duration_ms = 2.5
+    assert b'"duration_ms":2.5' in kernel.to_json()
+
+
+def test_construction_takes_python_names_and_reading_json_names_only() -> None:
+    assert CallNode(name="n", class_="x", self_ms=1.0).to_json() == b'{"name":"n","class":"x","self_ms":1.0}'
+    assert CallNode.model_validate({"name": "n", "class": "x", "self_ms": 1.0}).class_ == "x"
+    # Reading goes by JSON names: "class_" is an unknown key, dropped at a default-policy type.
+    read = CallNode.from_json(b'{"name":"n","class_":"x","self_ms":1}')
+    assert read.class_ is None
+    assert read.to_json() == b'{"name":"n","self_ms":1.0}'
+
+
+class Renamed(Model):
+    """A growth point with a field whose Python name differs from its JSON name."""
+
+    model_config = pydantic.ConfigDict(extra="allow")
+    NAME = "Renamed"
+    SCHEMA_DIGEST = "sha256:0"
+
+    foo_bar: NotNull[Int64] = pydantic.Field(default=None, alias="fooBar")
+    plain: NotNull[str] = None
+
+
+def test_a_growth_point_keeps_a_key_spelled_like_a_python_name_as_unknown() -> None:
+    read = Renamed.from_json(b'{"foo_bar":1,"plain":"p"}')
+    assert read.foo_bar is None
+    assert read.model_extra == {"foo_bar": 1}
+    assert read.to_json() == b'{"plain":"p","foo_bar":1}'
+    assert Renamed.from_json(b'{"fooBar":2,"foo_bar":1}').to_json() == b'{"fooBar":2,"foo_bar":1}'
+    assert Renamed(foo_bar=3).to_json() == b'{"fooBar":3}'
+    # Only such types carry the (slower) validator that keeps this straight.
+    assert "_set_only_what_was_read" in Renamed.__pydantic_decorators__.model_validators
+    assert "_set_only_what_was_read" not in Session.__pydantic_decorators__.model_validators
+
+
+def oracle_from_json(model: type[Model], data: bytes) -> Model:
+    """Reading as before the core: the pure-Python reference parser, then model_validate."""
+    value = strict._read(data, strict.DEFAULT_MAX_BYTES, fast=False)
+    try:
+        return model.model_validate(value, by_alias=True, by_name=False)
+    except pydantic.ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise RecordError("".join(f"/{part}" for part in first["loc"]), first["msg"]) from None
+
+
+# pydantic's JSON mode words one refusal differently from its Python mode; the pointer is the same.
+JSON_MODE_WORDING = {"Input should be an object": "Input should be a valid dictionary"}
+
+
+def outcome(action: Any) -> str:
+    try:
+        record = action()
+    except JsonError as error:
+        return f"JsonError: {error}"
+    except RecordError as error:
+        return f"RecordError: {error.pointer} {JSON_MODE_WORDING.get(error.message, error.message)}"
+    try:
+        digest = record.digest()
+    except CanonicalError as error:
+        digest = str(error)
+    assert record.to_json() == record._to_json_oracle()
+    assert digest == refusal(lambda: canonical.digest(record._plain())).removeprefix("CanonicalError: ").replace(
+        "written", digest
+    )
+    return f"{record.to_json()!r} {digest}"
+
+
+FIXTURES = sorted((ROOT / "tests/roundtrip").glob("*/*.json"))
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_core_and_oracle_read_write_and_digest_every_fixture_alike(fixture: Path) -> None:
+    if fixture.name.endswith(".out.json"):
+        return
+    models: dict[str, type[Model]] = {"ClsArtifact": ClsArtifact, "Evidence": Evidence}
+    model = models[fixture.parent.name]
+    data = fixture.read_bytes()
+    assert outcome(lambda: model.from_json(data)) == outcome(lambda: oracle_from_json(model, data))
+
+
+def test_reading_json_gives_the_floats_the_oracle_reads() -> None:
+    texts = [vector["text"] for vector in FLOATS]
+    texts += [repr(float(text)) for text in texts]
+    texts += [
+        "0.1000000000000000055511151231257827021181583404541015625",
+        "2.2250738585072011e-308",
+        "1e-400",
+        "123e-2",
+    ]
+    data = ('{"id":"e","session_id":"s","kind":"exit_code","payload":[' + ",".join(texts) + "]}").encode()
+    payload = Evidence.from_json(data).payload
+    expected = Evidence.model_validate(oracle_from_json(Evidence, data)).payload
+    assert [struct.pack(">d", value) for value in payload] == [struct.pack(">d", value) for value in expected]
