@@ -94,6 +94,30 @@ def test_writers_refuse_what_the_reader_refuses(value: object, message: str) -> 
     assert refusal(record.digest).startswith("CanonicalError: not-canonical at ")
 
 
+def test_a_kept_key_named_like_a_declared_property_is_refused_not_written_twice() -> None:
+    session = Session.from_json(
+        b'{"gpu_arch":"a","driver_version":"d","cuda_version":"c","cudnn_version":null,"world_size":1}'
+    )
+    session.gpu_arch_note = 1  # type: ignore[attr-defined]  # a growth point keeps it as an unknown key
+    assert session.to_json().endswith(b',"gpu_arch_note":1}')
+    assert session.model_extra is not None
+    session.model_extra["world_size"] = 2
+    expected = 'RecordError: at "/world_size": duplicate key "world_size"'
+    assert refusal(session.to_json) == refusal(session.digest) == expected
+
+
+def test_nesting_deeper_than_the_reader_reads_is_refused() -> None:
+    deep: list[Any] = []
+    for _ in range(62):
+        deep = [deep]  # 63 levels, 64 with the record's own
+    record = Evidence(id="e", session_id="s", kind="exit_code", payload=deep)
+    assert record.to_json() == record._to_json_oracle()
+    assert Evidence.from_json(record.to_json()).payload == deep
+    record = Evidence(id="e", session_id="s", kind="exit_code", payload=[deep])
+    expected = f'RecordError: at "/payload{"/0" * 63}": nesting deeper than 64 levels'
+    assert refusal(record.to_json) == refusal(record._to_json_oracle) == expected
+
+
 def test_the_edges_of_the_safe_range_are_written() -> None:
     record = Evidence(id="e", session_id="s", kind="exit_code", payload=[2**53 - 1, -(2**53 - 1), 0.0, 5e-324])
     assert record.to_json().endswith(b'"payload":[9007199254740991,-9007199254740991,0.0,5e-324]}')

@@ -22,21 +22,21 @@ pub fn accepts(bytes: &[u8]) -> bool {
     Scanner { bytes, pos: 0, open: Vec::with_capacity(16), keys: Vec::new() }.document().is_some()
 }
 
-/// The keys of one open object.
+/// The keys of one open object (shared with the writer's pass).
 #[derive(Default)]
-struct Keys<'a> {
+pub(crate) struct Keys<'a> {
     list: Vec<&'a [u8]>,
     set: HashSet<&'a [u8]>,
 }
 
 impl<'a> Keys<'a> {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.list.clear();
         self.set.clear();
     }
 
     /// Adds `key`; `None` when the object already has it.
-    fn insert(&mut self, key: &'a [u8]) -> Option<()> {
+    pub(crate) fn insert(&mut self, key: &'a [u8]) -> Option<()> {
         if self.list.len() < LINEAR_KEYS {
             if self.list.contains(&key) {
                 return None;

@@ -5,9 +5,11 @@
 //! the strict profile would refuse on reading is refused here, at its JSON
 //! pointer: `NaN`/`Infinity` (pydantic writes them as such with
 //! `ser_json_inf_nan="constants"`), negative zero, integers outside
-//! ±(2^53-1).
+//! ±(2^53-1), a key twice in one object (a kept unknown key named like a
+//! declared property) and nesting deeper than the reader's limit.
 
-use concord_runtime::strict::MAX_SAFE_INTEGER;
+use crate::scan::Keys;
+use concord_runtime::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use concord_runtime::{escape_pointer_token, float, serde_json};
 
 /// A value the writer refuses: its JSON pointer and what is wrong.
@@ -28,6 +30,9 @@ struct Frame {
 pub fn relayout(input: &[u8]) -> Result<Vec<u8>, Refusal> {
     let mut out = Vec::with_capacity(input.len() + input.len() / 16);
     let mut stack: Vec<Frame> = Vec::with_capacity(16);
+    // The keys of each open object, by depth (reused across objects).
+    let mut keys: Vec<Keys> = Vec::new();
+    let refuse = |stack: &[Frame], message: String| Refusal { pointer: pointer(input, stack), message };
     let mut expecting_key = false;
     let mut run = 0;
     let mut pos = 0;
@@ -36,20 +41,36 @@ pub fn relayout(input: &[u8]) -> Result<Vec<u8>, Refusal> {
             b'"' => {
                 let end = string_end(input, pos);
                 if expecting_key {
+                    let depth = stack.len();
                     if let Some(frame) = stack.last_mut() {
                         frame.key = (pos, end);
+                    }
+                    if keys[depth - 1].insert(&input[pos..end]).is_none() {
+                        let key: String = serde_json::from_slice(&input[pos..end]).unwrap_or_default();
+                        let shown = serde_json::to_string(&prefix(&key)).unwrap_or_default();
+                        return Err(refuse(&stack, format!("duplicate key {shown}")));
                     }
                     expecting_key = false;
                 }
                 pos = end;
             }
             open @ (b'{' | b'[') => {
+                if stack.len() == MAX_DEPTH {
+                    return Err(refuse(&stack, format!("nesting deeper than {MAX_DEPTH} levels")));
+                }
                 stack.push(Frame { object: open == b'{', index: 0, key: (0, 0) });
                 expecting_key = open == b'{';
+                if expecting_key {
+                    if keys.len() < stack.len() {
+                        keys.resize_with(stack.len(), Keys::default);
+                    }
+                    keys[stack.len() - 1].clear();
+                }
                 pos += 1;
             }
             b'}' | b']' => {
                 stack.pop();
+                expecting_key = false;
                 pos += 1;
             }
             b',' => {
@@ -68,7 +89,7 @@ pub fn relayout(input: &[u8]) -> Result<Vec<u8>, Refusal> {
                 if short_integer(token) || in_layout(token) {
                     continue;
                 }
-                if let Some(value) = number(token).map_err(|message| Refusal { pointer: pointer(input, &stack), message })? {
+                if let Some(value) = number(token).map_err(|message| refuse(&stack, message))? {
                     out.extend_from_slice(&input[run..start]);
                     float::write(&mut out, value);
                     run = pos;

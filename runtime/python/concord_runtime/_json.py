@@ -17,6 +17,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 MAX_SAFE_INTEGER = 2**53 - 1
+MAX_DEPTH = 64
 
 
 class RecordError(ValueError):
@@ -93,6 +94,8 @@ def _write(value: Any, out: Callable[[str], object], path: tuple[object, ...]) -
         if value == 0.0 and math.copysign(1.0, value) < 0:
             raise _refuse(path, "negative zero is refused")
         out(format_float(value))
+    elif isinstance(value, (dict, list, tuple)) and len(path) == MAX_DEPTH:
+        raise _refuse(path, f"nesting deeper than {MAX_DEPTH} levels")
     elif isinstance(value, dict):
         out("{")
         first = True

@@ -117,11 +117,17 @@ class Model(pydantic.BaseModel):
         """``sha256:<hex>`` over the record's canonical JSON (``jcs-rfc8785-integer-v1``);
         a record holding a float has none (raises :class:`concord_runtime.CanonicalError`)."""
         try:
-            digest = _core.record_digest(self._dump())
+            dump = self._dump()
         except pydantic_core.PydanticSerializationError:
-            digest = None
-        # No digest: the oracle, which walks the record in canonical order, names the first problem.
-        return digest if digest is not None else canonical.digest(self._plain())
+            return canonical.digest(self._plain())  # names the problem (a lone surrogate)
+        digest = _core.record_digest(dump)
+        if digest is None:
+            # The oracle walks the record in canonical order and names the first problem;
+            # what it cannot see in a dict (a key twice, kept and declared) the writer names.
+            canonical.digest(self._plain())
+            _core.write_record(dump)
+            raise RecordError("", "the record has no canonical form")
+        return digest
 
     def _dump(self) -> bytes:
         return type(self).__pydantic_serializer__.to_json(self, by_alias=True, exclude_unset=True)
