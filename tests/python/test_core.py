@@ -169,6 +169,10 @@ def test_a_growth_point_keeps_a_key_spelled_like_a_python_name_as_unknown() -> N
     assert read.to_json() == b'{"plain":"p","foo_bar":1}'
     assert Renamed.from_json(b'{"fooBar":2,"foo_bar":1}').to_json() == b'{"fooBar":2,"foo_bar":1}'
     assert Renamed(foo_bar=3).to_json() == b'{"fooBar":3}'
+    # Validated assignment keeps such a key (pydantic alone would drop it).
+    read.plain = "q"
+    read.foo_bar = 4
+    assert read.to_json() == b'{"fooBar":4,"plain":"q","foo_bar":1}'
     # Only such types carry the (slower) validator that keeps this straight.
     assert "_set_only_what_was_read" in Renamed.__pydantic_decorators__.model_validators
     assert "_set_only_what_was_read" not in Session.__pydantic_decorators__.model_validators

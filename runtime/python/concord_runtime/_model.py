@@ -55,6 +55,16 @@ def _set_only_what_was_read(cls: type[Model], data: Any, handler: pydantic.Model
     return model
 
 
+def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None:
+    """pydantic's validated assignment drops a kept unknown key spelled like a field's
+    Python name; put it back, in its place."""
+    kept = dict(self.__pydantic_extra__ or {})
+    pydantic.BaseModel.__setattr__(self, name, value)
+    extra = self.__pydantic_extra__
+    if extra is not None and not kept.keys() <= extra.keys():
+        self.__pydantic_extra__ = {key: extra.get(key, item) for key, item in kept.items()} | extra
+
+
 class Model(pydantic.BaseModel):
     """Base of every generated model: strict reading, exact writing.
 
@@ -88,6 +98,7 @@ class Model(pydantic.BaseModel):
         )
         if config.get("extra") == "allow" and renamed:
             cls._set_only_what_was_read = pydantic.model_validator(mode="wrap")(_set_only_what_was_read)  # type: ignore[attr-defined]
+            cls.__setattr__ = _keep_unknown_keys_on_assignment  # type: ignore[method-assign,assignment]
 
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
