@@ -5,7 +5,7 @@
 //! Set CONCORD_BLESS=1 to rewrite the JSONTestSuite verdict table after a
 //! deliberate change of the profile; review the diff.
 
-use concord::runtime::{canonical, strict};
+use concord::runtime::{canonical, read, strict};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,13 @@ struct Input {
 /// What one runtime did with one input; the same shape both languages answer.
 fn rust_answer(input: &Input) -> Value {
     let limits = strict::Limits { max_bytes: input.max_bytes.unwrap_or(strict::DEFAULT_MAX_BYTES) };
-    match strict::read_with(&input.bytes, limits) {
+    let reference = strict::read_with(&input.bytes, limits);
+    // The one-pass reader behind every from_json must decide as the reference reader does.
+    let fast = read::from_slice::<Value>(&input.bytes, limits);
+    if fast.as_ref().ok().map(Value::to_string) != reference.as_ref().ok().map(Value::to_string) {
+        return json!({"read": format!("the one-pass reader gave {fast:?}, the reference reader {reference:?}")});
+    }
+    match reference {
         Err(error) => json!({"read": error.to_string()}),
         // `value`: what was read, written back the serde_json way, so that
         // floats are compared too.

@@ -3,14 +3,7 @@
 /// ClsArtifact
 ///
 /// A .cls.json artifact: the sole cross-language contract between the Python collectors and the Rust analyzers (ADR-027). Top-level growth point: unknown keys are captured and re-emitted after the declared fields.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClsArtifact {
     /// Version of the .cls.json layout written by the collector.
     pub format_version: i64,
@@ -21,21 +14,10 @@ pub struct ClsArtifact {
     /// One record per generated kernel, in launch order.
     pub kernels: Vec<Kernel>,
     /// Free-form collector annotations. A declared property that happens to be called `extra`; it is not the unknown-key catch-all.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub extra: Option<::concord_runtime::IndexMap<String, ::concord_runtime::Value>>,
     /// Root of the module call tree, when the collector recorded one.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub call_tree: Option<CallNode>,
     /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-    #[serde(flatten)]
     pub extra_: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
 }
 
@@ -44,17 +26,108 @@ impl ::concord_runtime::Record for ClsArtifact {
     const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for ClsArtifact {
+    const EXPECTING: &'static str = "an object (ClsArtifact)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut format_version = None;
+        let mut session = None;
+        let mut compile_config = None;
+        let mut kernels = None;
+        let mut extra = None;
+        let mut call_tree = None;
+        let mut extra_ = ::concord_runtime::IndexMap::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "format_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut format_version,
+                        "format_version",
+                    )?
+                }
+                "session" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut session, "session")?
+                }
+                "compile_config" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut compile_config,
+                        "compile_config",
+                    )?
+                }
+                "kernels" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut kernels, "kernels")?
+                }
+                "extra" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut extra, "extra")?
+                }
+                "call_tree" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut call_tree,
+                        "call_tree",
+                    )?
+                }
+                _ => ::concord_runtime::bind::keep(&mut __map, &mut extra_, __key)?,
+            }
+        }
+        Ok(Self {
+            format_version: ::concord_runtime::bind::required(
+                format_version,
+                "format_version",
+            )?,
+            session: ::concord_runtime::bind::required(session, "session")?,
+            compile_config: ::concord_runtime::bind::required(
+                compile_config,
+                "compile_config",
+            )?,
+            kernels: ::concord_runtime::bind::required(kernels, "kernels")?,
+            extra,
+            call_tree,
+            extra_,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for ClsArtifact {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for ClsArtifact {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "format_version",
+            &self.format_version,
+        )?;
+        ::concord_runtime::bind::entry(&mut __map, "session", &self.session)?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "compile_config",
+            &self.compile_config,
+        )?;
+        ::concord_runtime::bind::entry(&mut __map, "kernels", &self.kernels)?;
+        ::concord_runtime::bind::optional(&mut __map, "extra", &self.extra)?;
+        ::concord_runtime::bind::optional(&mut __map, "call_tree", &self.call_tree)?;
+        ::concord_runtime::bind::entries(&mut __map, &self.extra_)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// Session
 ///
 /// Session metadata. Growth point: the field set grows (ADR-027), so unknown keys are captured and re-emitted.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Session {
     /// CUDA compute architecture, e.g. sm_90.
     pub gpu_arch: String,
@@ -63,26 +136,14 @@ pub struct Session {
     /// CUDA runtime version string.
     pub cuda_version: String,
     /// NCCL version; null when NCCL was probed but not loaded, absent when not probed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub nccl_version: Option<Option<String>>,
     /// torch.backends.cudnn.version(); always written, null when cuDNN is unavailable.
-    #[serde(deserialize_with = "::concord_runtime::de::required")]
     pub cudnn_version: Option<i64>,
     /// Host the capture ran on, when known.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub hostname: Option<String>,
     /// Number of ranks in the process group (1 when not distributed).
     pub world_size: i64,
     /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-    #[serde(flatten)]
     pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
 }
 
@@ -91,17 +152,137 @@ impl ::concord_runtime::Record for Session {
     const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for Session {
+    const EXPECTING: &'static str = "an object (Session)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut gpu_arch = None;
+        let mut driver_version = None;
+        let mut cuda_version = None;
+        let mut nccl_version = None;
+        let mut cudnn_version = None;
+        let mut hostname = None;
+        let mut world_size = None;
+        let mut extra = ::concord_runtime::IndexMap::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "gpu_arch" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut gpu_arch,
+                        "gpu_arch",
+                    )?
+                }
+                "driver_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut driver_version,
+                        "driver_version",
+                    )?
+                }
+                "cuda_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut cuda_version,
+                        "cuda_version",
+                    )?
+                }
+                "nccl_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut nccl_version,
+                        "nccl_version",
+                    )?
+                }
+                "cudnn_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut cudnn_version,
+                        "cudnn_version",
+                    )?
+                }
+                "hostname" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut hostname,
+                        "hostname",
+                    )?
+                }
+                "world_size" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut world_size,
+                        "world_size",
+                    )?
+                }
+                _ => ::concord_runtime::bind::keep(&mut __map, &mut extra, __key)?,
+            }
+        }
+        Ok(Self {
+            gpu_arch: ::concord_runtime::bind::required(gpu_arch, "gpu_arch")?,
+            driver_version: ::concord_runtime::bind::required(
+                driver_version,
+                "driver_version",
+            )?,
+            cuda_version: ::concord_runtime::bind::required(
+                cuda_version,
+                "cuda_version",
+            )?,
+            nccl_version,
+            cudnn_version: ::concord_runtime::bind::required(
+                cudnn_version,
+                "cudnn_version",
+            )?,
+            hostname,
+            world_size: ::concord_runtime::bind::required(world_size, "world_size")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for Session {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for Session {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "gpu_arch", &self.gpu_arch)?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "driver_version",
+            &self.driver_version,
+        )?;
+        ::concord_runtime::bind::entry(&mut __map, "cuda_version", &self.cuda_version)?;
+        ::concord_runtime::bind::optional(
+            &mut __map,
+            "nccl_version",
+            &self.nccl_version,
+        )?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "cudnn_version",
+            &self.cudnn_version,
+        )?;
+        ::concord_runtime::bind::optional(&mut __map, "hostname", &self.hostname)?;
+        ::concord_runtime::bind::entry(&mut __map, "world_size", &self.world_size)?;
+        ::concord_runtime::bind::entries(&mut __map, &self.extra)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// CompileConfig
 ///
 /// torch.compile settings. Default policy: unknown keys are accepted and dropped.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompileConfig {
     /// Compiler backend name, e.g. inductor.
     pub backend: String,
@@ -110,14 +291,8 @@ pub struct CompileConfig {
     /// Whether graph breaks were forbidden.
     pub fullgraph: bool,
     /// Dynamic-shape setting; null means automatic. Always written.
-    #[serde(deserialize_with = "::concord_runtime::de::required")]
     pub dynamic: Option<bool>,
     /// Backend options passed through verbatim (free-form JSON object).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub options: Option<::concord_runtime::IndexMap<String, ::concord_runtime::Value>>,
 }
 
@@ -126,17 +301,76 @@ impl ::concord_runtime::Record for CompileConfig {
     const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for CompileConfig {
+    const EXPECTING: &'static str = "an object (CompileConfig)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut backend = None;
+        let mut mode = None;
+        let mut fullgraph = None;
+        let mut dynamic = None;
+        let mut options = None;
+        let mut __dropped = Vec::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "backend" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut backend, "backend")?
+                }
+                "mode" => ::concord_runtime::bind::field(&mut __map, &mut mode, "mode")?,
+                "fullgraph" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut fullgraph,
+                        "fullgraph",
+                    )?
+                }
+                "dynamic" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut dynamic, "dynamic")?
+                }
+                "options" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut options, "options")?
+                }
+                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+            }
+        }
+        Ok(Self {
+            backend: ::concord_runtime::bind::required(backend, "backend")?,
+            mode: ::concord_runtime::bind::required(mode, "mode")?,
+            fullgraph: ::concord_runtime::bind::required(fullgraph, "fullgraph")?,
+            dynamic: ::concord_runtime::bind::required(dynamic, "dynamic")?,
+            options,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for CompileConfig {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for CompileConfig {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "backend", &self.backend)?;
+        ::concord_runtime::bind::entry(&mut __map, "mode", &self.mode)?;
+        ::concord_runtime::bind::entry(&mut __map, "fullgraph", &self.fullgraph)?;
+        ::concord_runtime::bind::entry(&mut __map, "dynamic", &self.dynamic)?;
+        ::concord_runtime::bind::optional(&mut __map, "options", &self.options)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// Kernel
 ///
 /// One generated kernel. Default policy: unknown keys are accepted and dropped.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
     /// Kernel symbol name.
     pub name: String,
@@ -147,25 +381,10 @@ pub struct Kernel {
     /// Launch geometry.
     pub launch: LaunchDims,
     /// Achieved occupancy in [0, 1]; null when the profiler could not measure it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub occupancy: Option<Option<f64>>,
     /// Named integer counters, kept in input order.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub counters: Option<::concord_runtime::IndexMap<String, i64>>,
     /// Path of the generated source file, when kept.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub source_path: Option<String>,
 }
 
@@ -174,17 +393,100 @@ impl ::concord_runtime::Record for Kernel {
     const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for Kernel {
+    const EXPECTING: &'static str = "an object (Kernel)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut name = None;
+        let mut r#type = None;
+        let mut duration_ms = None;
+        let mut launch = None;
+        let mut occupancy = None;
+        let mut counters = None;
+        let mut source_path = None;
+        let mut __dropped = Vec::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "name" => ::concord_runtime::bind::field(&mut __map, &mut name, "name")?,
+                "type" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut r#type, "type")?
+                }
+                "duration_ms" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut duration_ms,
+                        "duration_ms",
+                    )?
+                }
+                "launch" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut launch, "launch")?
+                }
+                "occupancy" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut occupancy,
+                        "occupancy",
+                    )?
+                }
+                "counters" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut counters,
+                        "counters",
+                    )?
+                }
+                "source_path" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut source_path,
+                        "source_path",
+                    )?
+                }
+                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+            }
+        }
+        Ok(Self {
+            name: ::concord_runtime::bind::required(name, "name")?,
+            r#type: ::concord_runtime::bind::required(r#type, "type")?,
+            duration_ms: ::concord_runtime::bind::required(duration_ms, "duration_ms")?,
+            launch: ::concord_runtime::bind::required(launch, "launch")?,
+            occupancy,
+            counters,
+            source_path,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for Kernel {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for Kernel {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "name", &self.name)?;
+        ::concord_runtime::bind::entry(&mut __map, "type", &self.r#type)?;
+        ::concord_runtime::bind::entry(&mut __map, "duration_ms", &self.duration_ms)?;
+        ::concord_runtime::bind::entry(&mut __map, "launch", &self.launch)?;
+        ::concord_runtime::bind::optional(&mut __map, "occupancy", &self.occupancy)?;
+        ::concord_runtime::bind::optional(&mut __map, "counters", &self.counters)?;
+        ::concord_runtime::bind::optional(&mut __map, "source_path", &self.source_path)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// LaunchDims
 ///
 /// Grid and block dimensions of a kernel launch. Default policy.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LaunchDims {
     /// Grid dimensions (x, y, z).
     pub grid: Vec<i64>,
@@ -193,11 +495,6 @@ pub struct LaunchDims {
     /// Dynamic shared memory per block, in bytes.
     pub shared_mem_bytes: i64,
     /// Warps per block (Triton kernels only).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub num_warps: Option<i64>,
 }
 
@@ -206,35 +503,89 @@ impl ::concord_runtime::Record for LaunchDims {
     const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for LaunchDims {
+    const EXPECTING: &'static str = "an object (LaunchDims)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut grid = None;
+        let mut block = None;
+        let mut shared_mem_bytes = None;
+        let mut num_warps = None;
+        let mut __dropped = Vec::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "grid" => ::concord_runtime::bind::field(&mut __map, &mut grid, "grid")?,
+                "block" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut block, "block")?
+                }
+                "shared_mem_bytes" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut shared_mem_bytes,
+                        "shared_mem_bytes",
+                    )?
+                }
+                "num_warps" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut num_warps,
+                        "num_warps",
+                    )?
+                }
+                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+            }
+        }
+        Ok(Self {
+            grid: ::concord_runtime::bind::required(grid, "grid")?,
+            block: ::concord_runtime::bind::required(block, "block")?,
+            shared_mem_bytes: ::concord_runtime::bind::required(
+                shared_mem_bytes,
+                "shared_mem_bytes",
+            )?,
+            num_warps,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for LaunchDims {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for LaunchDims {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "grid", &self.grid)?;
+        ::concord_runtime::bind::entry(&mut __map, "block", &self.block)?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "shared_mem_bytes",
+            &self.shared_mem_bytes,
+        )?;
+        ::concord_runtime::bind::optional(&mut __map, "num_warps", &self.num_warps)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// CallNode
 ///
 /// A node of the module call tree. Recursive: children are CallNodes. Default policy.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CallNode {
     /// Qualified module name, e.g. model.layers.0.attn.
     pub name: String,
     /// Python class of the module, e.g. torch.nn.Linear. The property is literally named `class`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub class: Option<String>,
     /// Time spent in this node excluding children, in milliseconds.
     pub self_ms: f64,
     /// Child nodes in call order.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub children: Option<Vec<CallNode>>,
 }
 
@@ -243,67 +594,161 @@ impl ::concord_runtime::Record for CallNode {
     const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for CallNode {
+    const EXPECTING: &'static str = "an object (CallNode)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut name = None;
+        let mut class = None;
+        let mut self_ms = None;
+        let mut children = None;
+        let mut __dropped = Vec::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "name" => ::concord_runtime::bind::field(&mut __map, &mut name, "name")?,
+                "class" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut class, "class")?
+                }
+                "self_ms" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut self_ms, "self_ms")?
+                }
+                "children" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut children,
+                        "children",
+                    )?
+                }
+                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+            }
+        }
+        Ok(Self {
+            name: ::concord_runtime::bind::required(name, "name")?,
+            class,
+            self_ms: ::concord_runtime::bind::required(self_ms, "self_ms")?,
+            children,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for CallNode {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for CallNode {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "name", &self.name)?;
+        ::concord_runtime::bind::optional(&mut __map, "class", &self.class)?;
+        ::concord_runtime::bind::entry(&mut __map, "self_ms", &self.self_ms)?;
+        ::concord_runtime::bind::optional(&mut __map, "children", &self.children)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// torch.compile mode.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CompileConfigMode {
-    #[serde(rename = "default")]
+    /// `default`
     Default,
-    #[serde(rename = "reduce-overhead")]
+    /// `reduce-overhead`
     ReduceOverhead,
-    #[serde(rename = "max-autotune")]
+    /// `max-autotune`
     MaxAutotune,
-    #[serde(rename = "max-autotune-no-cudagraphs")]
+    /// `max-autotune-no-cudagraphs`
     MaxAutotuneNoCudagraphs,
 }
 
+impl ::concord_runtime::bind::Enumeration for CompileConfigMode {
+    const VALUES: &'static [&'static str] = &[
+        "default",
+        "reduce-overhead",
+        "max-autotune",
+        "max-autotune-no-cudagraphs",
+    ];
+    const VARIANTS: &'static [Self] = &[
+        Self::Default,
+        Self::ReduceOverhead,
+        Self::MaxAutotune,
+        Self::MaxAutotuneNoCudagraphs,
+    ];
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for CompileConfigMode {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_enum(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for CompileConfigMode {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ::concord_runtime::bind::write_enum(*self, serializer)
+    }
+}
+
 /// Kind of kernel. The property is literally named `type`.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum KernelType {
-    #[serde(rename = "triton")]
+    /// `triton`
     Triton,
-    #[serde(rename = "cuda")]
+    /// `cuda`
     Cuda,
-    #[serde(rename = "cpp")]
+    /// `cpp`
     Cpp,
-    #[serde(rename = "extern")]
+    /// `extern`
     Extern,
+}
+
+impl ::concord_runtime::bind::Enumeration for KernelType {
+    const VALUES: &'static [&'static str] = &["triton", "cuda", "cpp", "extern"];
+    const VARIANTS: &'static [Self] = &[
+        Self::Triton,
+        Self::Cuda,
+        Self::Cpp,
+        Self::Extern,
+    ];
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for KernelType {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_enum(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for KernelType {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ::concord_runtime::bind::write_enum(*self, serializer)
+    }
 }
 
 /// Evidence
 ///
 /// One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Evidence {
     /// Evidence row id.
     pub id: String,
@@ -312,28 +757,12 @@ pub struct Evidence {
     /// Canonical evidence kind.
     pub kind: EvidenceKind,
     /// The payload exactly as the producer built it: any JSON value.
-    #[serde(deserialize_with = "::concord_runtime::de::required")]
     pub payload: ::concord_runtime::Value,
     /// Sensor that produced the evidence; absent or null on rows written before sensors were recorded.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub source: Option<Option<String>>,
     /// Typed views of the payload, when it was validated against its canonical shape.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub canonical: Option<CanonicalPayloads>,
     /// Provider-specific evidence; absent in the common case.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub extension: Option<ExtensionEnvelope>,
 }
 
@@ -342,52 +771,104 @@ impl ::concord_runtime::Record for Evidence {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for Evidence {
+    const EXPECTING: &'static str = "an object (Evidence)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut id = None;
+        let mut session_id = None;
+        let mut kind = None;
+        let mut payload = None;
+        let mut source = None;
+        let mut canonical = None;
+        let mut extension = None;
+        let mut __dropped = Vec::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "id" => ::concord_runtime::bind::field(&mut __map, &mut id, "id")?,
+                "session_id" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut session_id,
+                        "session_id",
+                    )?
+                }
+                "kind" => ::concord_runtime::bind::field(&mut __map, &mut kind, "kind")?,
+                "payload" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut payload, "payload")?
+                }
+                "source" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut source, "source")?
+                }
+                "canonical" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut canonical,
+                        "canonical",
+                    )?
+                }
+                "extension" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut extension,
+                        "extension",
+                    )?
+                }
+                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+            }
+        }
+        Ok(Self {
+            id: ::concord_runtime::bind::required(id, "id")?,
+            session_id: ::concord_runtime::bind::required(session_id, "session_id")?,
+            kind: ::concord_runtime::bind::required(kind, "kind")?,
+            payload: ::concord_runtime::bind::required(payload, "payload")?,
+            source,
+            canonical,
+            extension,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for Evidence {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for Evidence {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "id", &self.id)?;
+        ::concord_runtime::bind::entry(&mut __map, "session_id", &self.session_id)?;
+        ::concord_runtime::bind::entry(&mut __map, "kind", &self.kind)?;
+        ::concord_runtime::bind::entry(&mut __map, "payload", &self.payload)?;
+        ::concord_runtime::bind::optional(&mut __map, "source", &self.source)?;
+        ::concord_runtime::bind::optional(&mut __map, "canonical", &self.canonical)?;
+        ::concord_runtime::bind::optional(&mut __map, "extension", &self.extension)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// CanonicalPayloads
 ///
 /// Holder for the closed canonical payload shapes, at most one per kind. Default policy.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalPayloads {
     /// Canonical payload for kind exit_code.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub exit_code: Option<ExitCodePayload>,
     /// Canonical payload for kind tool_result.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub tool_result: Option<ToolResultPayload>,
     /// Canonical payload for kind file_diff.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub file_diff: Option<FileDiffPayload>,
     /// Canonical payload for kind process_observation.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub process_observation: Option<ProcessObservationPayload>,
     /// Canonical payload for kind transcript_excerpt.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::concord_runtime::de::present"
-    )]
     pub transcript_excerpt: Option<TranscriptExcerptPayload>,
 }
 
@@ -396,21 +877,104 @@ impl ::concord_runtime::Record for CanonicalPayloads {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for CanonicalPayloads {
+    const EXPECTING: &'static str = "an object (CanonicalPayloads)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut exit_code = None;
+        let mut tool_result = None;
+        let mut file_diff = None;
+        let mut process_observation = None;
+        let mut transcript_excerpt = None;
+        let mut __dropped = Vec::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "exit_code" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut exit_code,
+                        "exit_code",
+                    )?
+                }
+                "tool_result" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut tool_result,
+                        "tool_result",
+                    )?
+                }
+                "file_diff" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut file_diff,
+                        "file_diff",
+                    )?
+                }
+                "process_observation" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut process_observation,
+                        "process_observation",
+                    )?
+                }
+                "transcript_excerpt" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut transcript_excerpt,
+                        "transcript_excerpt",
+                    )?
+                }
+                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+            }
+        }
+        Ok(Self {
+            exit_code,
+            tool_result,
+            file_diff,
+            process_observation,
+            transcript_excerpt,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for CanonicalPayloads {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for CanonicalPayloads {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::optional(&mut __map, "exit_code", &self.exit_code)?;
+        ::concord_runtime::bind::optional(&mut __map, "tool_result", &self.tool_result)?;
+        ::concord_runtime::bind::optional(&mut __map, "file_diff", &self.file_diff)?;
+        ::concord_runtime::bind::optional(
+            &mut __map,
+            "process_observation",
+            &self.process_observation,
+        )?;
+        ::concord_runtime::bind::optional(
+            &mut __map,
+            "transcript_excerpt",
+            &self.transcript_excerpt,
+        )?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// ExitCodePayload
 ///
 /// Exit status of a command. Closed: unknown keys are refused.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExitCodePayload {
     /// The command as the producer saw it: any JSON value (argv array, shell string, ...).
-    #[serde(deserialize_with = "::concord_runtime::de::required")]
     pub command: ::concord_runtime::Value,
     /// Process exit code.
     pub exit_code: i64,
@@ -423,18 +987,75 @@ impl ::concord_runtime::Record for ExitCodePayload {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for ExitCodePayload {
+    const EXPECTING: &'static str = "an object (ExitCodePayload)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut command = None;
+        let mut exit_code = None;
+        let mut heuristic = None;
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "command" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut command, "command")?
+                }
+                "exit_code" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut exit_code,
+                        "exit_code",
+                    )?
+                }
+                "heuristic" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut heuristic,
+                        "heuristic",
+                    )?
+                }
+                _ => {
+                    ::concord_runtime::bind::refuse(
+                        &mut __map,
+                        __key,
+                        &["command", "exit_code", "heuristic"],
+                    )?
+                }
+            }
+        }
+        Ok(Self {
+            command: ::concord_runtime::bind::required(command, "command")?,
+            exit_code: ::concord_runtime::bind::required(exit_code, "exit_code")?,
+            heuristic: ::concord_runtime::bind::required(heuristic, "heuristic")?,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExitCodePayload {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for ExitCodePayload {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "command", &self.command)?;
+        ::concord_runtime::bind::entry(&mut __map, "exit_code", &self.exit_code)?;
+        ::concord_runtime::bind::entry(&mut __map, "heuristic", &self.heuristic)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// ToolResultPayload
 ///
 /// Summary of a tool call result. Closed.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolResultPayload {
     /// Human-readable summary.
     pub summary: String,
@@ -445,18 +1066,49 @@ impl ::concord_runtime::Record for ToolResultPayload {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for ToolResultPayload {
+    const EXPECTING: &'static str = "an object (ToolResultPayload)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut summary = None;
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "summary" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut summary, "summary")?
+                }
+                _ => ::concord_runtime::bind::refuse(&mut __map, __key, &["summary"])?,
+            }
+        }
+        Ok(Self {
+            summary: ::concord_runtime::bind::required(summary, "summary")?,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for ToolResultPayload {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for ToolResultPayload {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "summary", &self.summary)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// FileDiffPayload
 ///
 /// A diff applied to one file. Closed.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FileDiffPayload {
     /// Path of the changed file.
     pub path: String,
@@ -469,18 +1121,57 @@ impl ::concord_runtime::Record for FileDiffPayload {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for FileDiffPayload {
+    const EXPECTING: &'static str = "an object (FileDiffPayload)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut path = None;
+        let mut diff = None;
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "path" => ::concord_runtime::bind::field(&mut __map, &mut path, "path")?,
+                "diff" => ::concord_runtime::bind::field(&mut __map, &mut diff, "diff")?,
+                _ => {
+                    ::concord_runtime::bind::refuse(
+                        &mut __map,
+                        __key,
+                        &["path", "diff"],
+                    )?
+                }
+            }
+        }
+        Ok(Self {
+            path: ::concord_runtime::bind::required(path, "path")?,
+            diff: ::concord_runtime::bind::required(diff, "diff")?,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for FileDiffPayload {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for FileDiffPayload {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "path", &self.path)?;
+        ::concord_runtime::bind::entry(&mut __map, "diff", &self.diff)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// ProcessObservationPayload
 ///
 /// An observation about a running process. Closed.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ProcessObservationPayload {
     /// What was observed. The property is literally named `description`.
     pub description: String,
@@ -491,18 +1182,55 @@ impl ::concord_runtime::Record for ProcessObservationPayload {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for ProcessObservationPayload {
+    const EXPECTING: &'static str = "an object (ProcessObservationPayload)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut description = None;
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "description" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut description,
+                        "description",
+                    )?
+                }
+                _ => {
+                    ::concord_runtime::bind::refuse(&mut __map, __key, &["description"])?
+                }
+            }
+        }
+        Ok(Self {
+            description: ::concord_runtime::bind::required(description, "description")?,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for ProcessObservationPayload {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for ProcessObservationPayload {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "description", &self.description)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// TranscriptExcerptPayload
 ///
 /// An excerpt of the agent transcript. Closed.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TranscriptExcerptPayload {
     /// Excerpt text.
     pub text: String,
@@ -513,17 +1241,47 @@ impl ::concord_runtime::Record for TranscriptExcerptPayload {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for TranscriptExcerptPayload {
+    const EXPECTING: &'static str = "an object (TranscriptExcerptPayload)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut text = None;
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "text" => ::concord_runtime::bind::field(&mut __map, &mut text, "text")?,
+                _ => ::concord_runtime::bind::refuse(&mut __map, __key, &["text"])?,
+            }
+        }
+        Ok(Self {
+            text: ::concord_runtime::bind::required(text, "text")?,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for TranscriptExcerptPayload {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for TranscriptExcerptPayload {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(&mut __map, "text", &self.text)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// ExtensionEnvelope
 ///
 /// Versioned provider-extension envelope (ADR 0005). Growth point: unknown keys are preserved and re-emitted after the declared fields.
-#[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExtensionEnvelope {
     /// Envelope schema version.
     pub schema_version: i64,
@@ -536,7 +1294,6 @@ pub struct ExtensionEnvelope {
     /// Provider-specific content: a free-form JSON object.
     pub fields: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
     /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-    #[serde(flatten)]
     pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
 }
 
@@ -545,50 +1302,191 @@ impl ::concord_runtime::Record for ExtensionEnvelope {
     const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
 }
 
+impl<'de> ::concord_runtime::bind::Object<'de> for ExtensionEnvelope {
+    const EXPECTING: &'static str = "an object (ExtensionEnvelope)";
+    fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
+        mut __map: A,
+    ) -> Result<Self, A::Error> {
+        let mut schema_version = None;
+        let mut provider = None;
+        let mut adapter_version = None;
+        let mut content_class = None;
+        let mut fields = None;
+        let mut extra = ::concord_runtime::IndexMap::new();
+        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+            match __key.as_str() {
+                "schema_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut schema_version,
+                        "schema_version",
+                    )?
+                }
+                "provider" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut provider,
+                        "provider",
+                    )?
+                }
+                "adapter_version" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut adapter_version,
+                        "adapter_version",
+                    )?
+                }
+                "content_class" => {
+                    ::concord_runtime::bind::field(
+                        &mut __map,
+                        &mut content_class,
+                        "content_class",
+                    )?
+                }
+                "fields" => {
+                    ::concord_runtime::bind::field(&mut __map, &mut fields, "fields")?
+                }
+                _ => ::concord_runtime::bind::keep(&mut __map, &mut extra, __key)?,
+            }
+        }
+        Ok(Self {
+            schema_version: ::concord_runtime::bind::required(
+                schema_version,
+                "schema_version",
+            )?,
+            provider: ::concord_runtime::bind::required(provider, "provider")?,
+            adapter_version: ::concord_runtime::bind::required(
+                adapter_version,
+                "adapter_version",
+            )?,
+            content_class: ::concord_runtime::bind::required(
+                content_class,
+                "content_class",
+            )?,
+            fields: ::concord_runtime::bind::required(fields, "fields")?,
+            extra,
+        })
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelope {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_object(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for ExtensionEnvelope {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut __map = serializer.serialize_map(None)?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "schema_version",
+            &self.schema_version,
+        )?;
+        ::concord_runtime::bind::entry(&mut __map, "provider", &self.provider)?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "adapter_version",
+            &self.adapter_version,
+        )?;
+        ::concord_runtime::bind::entry(
+            &mut __map,
+            "content_class",
+            &self.content_class,
+        )?;
+        ::concord_runtime::bind::entry(&mut __map, "fields", &self.fields)?;
+        ::concord_runtime::bind::entries(&mut __map, &self.extra)?;
+        ::concord_runtime::serde::ser::SerializeMap::end(__map)
+    }
+}
+
 /// Canonical evidence kind.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EvidenceKind {
-    #[serde(rename = "exit_code")]
+    /// `exit_code`
     ExitCode,
-    #[serde(rename = "tool_result")]
+    /// `tool_result`
     ToolResult,
-    #[serde(rename = "file_diff")]
+    /// `file_diff`
     FileDiff,
-    #[serde(rename = "process_observation")]
+    /// `process_observation`
     ProcessObservation,
-    #[serde(rename = "transcript_excerpt")]
+    /// `transcript_excerpt`
     TranscriptExcerpt,
 }
 
+impl ::concord_runtime::bind::Enumeration for EvidenceKind {
+    const VALUES: &'static [&'static str] = &[
+        "exit_code",
+        "tool_result",
+        "file_diff",
+        "process_observation",
+        "transcript_excerpt",
+    ];
+    const VARIANTS: &'static [Self] = &[
+        Self::ExitCode,
+        Self::ToolResult,
+        Self::FileDiff,
+        Self::ProcessObservation,
+        Self::TranscriptExcerpt,
+    ];
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for EvidenceKind {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_enum(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for EvidenceKind {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ::concord_runtime::bind::write_enum(*self, serializer)
+    }
+}
+
 /// Provider whose adapter produced the envelope.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    ::concord_runtime::serde::Serialize,
-    ::concord_runtime::serde::Deserialize
-)]
-#[serde(crate = "::concord_runtime::serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ExtensionEnvelopeProvider {
-    #[serde(rename = "claude")]
+    /// `claude`
     Claude,
-    #[serde(rename = "codex")]
+    /// `codex`
     Codex,
+}
+
+impl ::concord_runtime::bind::Enumeration for ExtensionEnvelopeProvider {
+    const VALUES: &'static [&'static str] = &["claude", "codex"];
+    const VARIANTS: &'static [Self] = &[Self::Claude, Self::Codex];
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelopeProvider {
+    fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::concord_runtime::bind::read_enum(deserializer)
+    }
+}
+
+impl ::concord_runtime::serde::Serialize for ExtensionEnvelopeProvider {
+    fn serialize<S: ::concord_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ::concord_runtime::bind::write_enum(*self, serializer)
+    }
 }

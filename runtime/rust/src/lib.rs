@@ -7,9 +7,12 @@
 
 use std::fmt;
 
+pub mod bind;
 pub mod canonical;
 pub mod float;
+pub mod read;
 pub mod strict;
+mod write;
 
 #[cfg(test)]
 mod tests {
@@ -27,6 +30,39 @@ mod tests {
     struct Odd {
         #[serde(rename = "a`b and a name well past twenty characters")]
         field: i64,
+    }
+
+    /// A record holding what the strict profile cannot write.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    #[serde(crate = "crate::serde")]
+    struct Unwritable {
+        items: Vec<f64>,
+        count: i64,
+    }
+
+    impl super::Record for Unwritable {
+        const NAME: &'static str = "Unwritable";
+        const SCHEMA_DIGEST: &'static str = "sha256:0";
+    }
+
+    #[test]
+    fn writers_refuse_what_readers_refuse() {
+        use super::Record;
+        let cases = [
+            (Unwritable { items: vec![1.0, f64::NAN], count: 1 }, "/items/1", "NaN is not a JSON number"),
+            (Unwritable { items: vec![f64::INFINITY], count: 1 }, "/items/0", "inf is not a JSON number"),
+            (Unwritable { items: vec![-0.0], count: 1 }, "/items/0", "negative zero"),
+            (Unwritable { items: vec![], count: 1 << 53 }, "/count", "outside ±(2^53-1)"),
+            (Unwritable { items: vec![], count: i64::MIN }, "/count", "outside ±(2^53-1)"),
+        ];
+        for (record, pointer, message) in cases {
+            for error in [record.to_json().unwrap_err(), record.digest().unwrap_err()] {
+                assert_eq!(error.pointer(), Some(pointer), "{error}");
+                assert!(error.message().contains(message), "{error}");
+            }
+        }
+        let fine = Unwritable { items: vec![1e-7, 0.5], count: (1 << 53) - 1 };
+        assert_eq!(fine.to_json().unwrap(), br#"{"items":[1e-7,0.5],"count":9007199254740991}"#);
     }
 
     impl super::Record for Odd {
@@ -65,22 +101,52 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
 
     /// Writes the record as compact JSON: declared properties in schema order,
     /// then the unknown keys a growth point kept, in the order they were read.
+    /// Refuses (with the pointer) what the strict profile would refuse on
+    /// reading: non-finite floats, negative zero, integers beyond ±(2^53-1).
     fn to_json(&self) -> Result<Vec<u8>, Error> {
-        serde_json::to_vec(self).map_err(|error| Error::Schema { pointer: String::new(), message: error.to_string() })
+        write::to_vec(self).map_err(|_| {
+            // Only a refusal pays for tracking where it happened.
+            match serde_path_to_error::serialize(self, &mut write::Writer::default()) {
+                Err(error) => Error::Write { pointer: pointer(error.path()), message: error.into_inner().0 },
+                Ok(()) => unreachable!("the writer refused the record once and accepted it the second time"),
+            }
+        })
     }
 
     /// `sha256:<hex>` over the record's canonical JSON (`jcs-rfc8785-integer-v1`);
     /// a record holding a float has none.
     fn digest(&self) -> Result<String, Error> {
-        let value = serde_json::to_value(self).map_err(|error| Error::Schema { pointer: String::new(), message: error.to_string() })?;
-        canonical::digest(&value).map_err(Error::Canonical)
+        canonical::digest_json(&self.to_json()?).map_err(Error::Canonical)
     }
 }
 
 /// [`Record::from_json`] with a size limit of your choosing.
+///
+/// One pass reads the bytes into the type, refusing what the strict profile
+/// refuses where it stands. Only a refusal reads again, to report it: the
+/// first strict-profile problem if there is one (whatever comes first in the
+/// bytes), else the schema problem with its JSON pointer.
 pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result<T, Error> {
-    let value = strict::read_with(bytes, limits).map_err(Error::Json)?;
-    serde_path_to_error::deserialize(value).map_err(Error::from_path)
+    read::from_slice(bytes, limits).or_else(|_| {
+        let value = strict::read_with(bytes, limits).map_err(Error::Json)?;
+        serde_path_to_error::deserialize(value).map_err(Error::from_path)
+    })
+}
+
+/// A serde path as a JSON pointer.
+fn pointer(path: &serde_path_to_error::Path) -> String {
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        use serde_path_to_error::Segment;
+        pointer.push('/');
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&index.to_string()),
+            Segment::Map { key } => pointer.push_str(&escape_pointer_token(key)),
+            Segment::Enum { variant } => pointer.push_str(&escape_pointer_token(variant)),
+            Segment::Unknown => pointer.push('?'),
+        }
+    }
+    pointer
 }
 
 /// Why a record was refused.
@@ -92,21 +158,14 @@ pub enum Error {
     Schema { pointer: String, message: String },
     /// The record has no canonical form (it holds a float).
     Canonical(canonical::CanonicalError),
+    /// The record holds a value the strict profile refuses (a non-finite
+    /// float, negative zero, an integer beyond ±(2^53-1)), at a JSON pointer.
+    Write { pointer: String, message: String },
 }
 
 impl Error {
     fn from_path(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
-        let mut pointer = String::new();
-        for segment in error.path().iter() {
-            use serde_path_to_error::Segment;
-            pointer.push('/');
-            match segment {
-                Segment::Seq { index } => pointer.push_str(&index.to_string()),
-                Segment::Map { key } => pointer.push_str(&escape_pointer_token(key)),
-                Segment::Enum { variant } => pointer.push_str(&escape_pointer_token(variant)),
-                Segment::Unknown => pointer.push('?'),
-            }
-        }
+        let mut pointer = pointer(error.path());
         let message = error.into_inner().to_string();
         // serde reports a missing field at the object that lacks it; point at
         // the field itself, as pydantic does, so both languages agree.
@@ -120,7 +179,7 @@ impl Error {
     /// The JSON pointer of the refused value, when the refusal has one.
     pub fn pointer(&self) -> Option<&str> {
         match self {
-            Error::Schema { pointer, .. } => Some(pointer),
+            Error::Schema { pointer, .. } | Error::Write { pointer, .. } => Some(pointer),
             Error::Canonical(canonical::CanonicalError::NotCanonical { pointer, .. }) => Some(pointer),
             _ => None,
         }
@@ -129,7 +188,7 @@ impl Error {
     pub fn message(&self) -> &str {
         match self {
             Error::Json(error) | Error::Canonical(canonical::CanonicalError::Read(error)) => &error.message,
-            Error::Schema { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
+            Error::Schema { message, .. } | Error::Write { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
         }
     }
 }
@@ -138,7 +197,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Json(error) => error.fmt(f),
-            Error::Schema { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
+            Error::Schema { pointer, message } | Error::Write { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
             Error::Canonical(error) => error.fmt(f),
         }
     }
@@ -183,31 +242,4 @@ fn mask_quoted(message: &str) -> String {
 /// Escapes one reference token of a JSON pointer (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Field adapters named by `#[serde(deserialize_with)]` in generated code.
-pub mod de {
-    use serde::{Deserialize, Deserializer};
-
-    /// An optional property that is present. With `#[serde(default)]` an absent
-    /// property is `None`; a present one is `Some(value)`, and `null` is only
-    /// accepted when the property's own type is nullable (`Option<T>`), giving
-    /// `Some(None)`. Plain `Option<T>` would read `null` as absent.
-    pub fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-    where
-        D: Deserializer<'de>,
-        T: Deserialize<'de>,
-    {
-        T::deserialize(deserializer).map(Some)
-    }
-
-    /// A required property whose type is nullable: serde would otherwise
-    /// default a missing `Option<T>` field to `None` instead of refusing it.
-    pub fn required<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-    where
-        D: Deserializer<'de>,
-        T: Deserialize<'de>,
-    {
-        T::deserialize(deserializer)
-    }
 }

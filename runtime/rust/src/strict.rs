@@ -366,15 +366,7 @@ impl Parser<'_> {
     fn escape(&mut self, out: &mut String) -> Result<(), JsonError> {
         let start = self.pos;
         let invalid = |parser: &Self| parser.error(ErrorKind::Syntax, start, "invalid escape sequence");
-        let simple = match self.bytes.get(self.pos + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
+        let simple = match self.bytes.get(self.pos + 1).copied() {
             Some(b'u') => {
                 let unit = self.hex(self.pos + 2).ok_or_else(|| invalid(self))?;
                 self.pos += 6;
@@ -397,7 +389,7 @@ impl Parser<'_> {
                 out.push(c);
                 return Ok(());
             }
-            _ => return Err(invalid(self)),
+            letter => short_escape(letter).ok_or_else(|| invalid(self))?,
         };
         out.push(simple);
         self.pos += 2;
@@ -413,12 +405,27 @@ impl Parser<'_> {
     }
 }
 
+/// The character of a two-character escape (`\n` and its kin), by its letter.
+pub(crate) fn short_escape(letter: Option<u8>) -> Option<char> {
+    Some(match letter? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
 /// A JSON number with a fraction or exponent, correctly rounded whatever its
 /// length. `f64::from_str` rounds correctly but saturates a written exponent
 /// near 65,536, which a long run of digits can need to offset
 /// (`0.000…001e1000001` is 1), so it gets a normalized form instead:
 /// `0.<significant digits>e<small exponent>`, or a result outside the range.
-fn parse_float(text: &str) -> f64 {
+pub(crate) fn parse_float(text: &str) -> f64 {
     let (negative, unsigned) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),

@@ -1,15 +1,17 @@
-//! Writes the model as Rust: serde structs, enums and aliases that name only
-//! `::concord_runtime` and `::std`, formatted by prettyplease.
+//! Writes the model as Rust: structs, enums and aliases with their own serde
+//! impls (see `concord_runtime::bind` for why not derived), naming only
+//! `::concord_runtime` and the prelude, formatted by prettyplease.
 
 pub mod ident;
 
-use crate::model::{Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{EnumValue, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 /// The whole registry as one Rust module (to `include!` or to check in).
 pub fn module(model: &Model) -> String {
-    let items = model.ids().map(|id| item(model, id));
+    let boxed = Components::new(model);
+    let items = model.ids().map(|id| item(model, id, &boxed));
     format_file(quote! { #(#items)* })
 }
 
@@ -89,117 +91,220 @@ fn field_ident(word: &str) -> Ident {
     }
 }
 
+/// Doc comments for a schema's text. Lines end at `\n`, `\r\n` or a bare
+/// `\r` (which rustc refuses inside a comment); characters rustc refuses in
+/// comments (bidi controls) are written escaped; and a text that Markdown
+/// would read as code (an indented block, a fence) is fenced as plain text,
+/// so that it never becomes a doctest of the crate that includes it.
 fn docs(doc: &Option<String>) -> TokenStream {
-    let lines = doc.iter().flat_map(|text| text.lines()).map(|line| {
-        let line = format!(" {}", line.trim_end());
+    let Some(text) = doc else { return quote! {} };
+    let lines: Vec<String> = text.split("\r\n").flat_map(|line| line.split(['\n', '\r'])).map(doc_line).collect();
+    let code_like = |line: &String| {
+        let trimmed = line.trim_start_matches(' ');
+        line.starts_with("    ") || line.starts_with('\t') || trimmed.starts_with("```") || trimmed.starts_with("~~~")
+    };
+    let mut out: Vec<String> = Vec::with_capacity(lines.len() + 2);
+    if lines.iter().any(code_like) {
+        // A fence longer than any run of backticks inside cannot be closed early.
+        let longest = lines.iter().map(|line| longest_run(line, '`')).max().unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
+        out.push(format!("{fence}text"));
+        out.extend(lines);
+        out.push(fence);
+    } else {
+        out = lines;
+    }
+    let attributes = out.iter().map(|line| {
+        let line = format!(" {line}");
         quote! { #[doc = #line] }
     });
-    quote! { #(#lines)* }
+    quote! { #(#attributes)* }
 }
 
-fn item(model: &Model, id: TypeId) -> TokenStream {
+fn doc_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.trim_end().chars() {
+        match c {
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn longest_run(line: &str, of: char) -> usize {
+    line.split(|c| c != of).map(str::len).max().unwrap_or(0)
+}
+
+fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
     let def = model.get(id);
     let name = type_ident(model, id);
     let doc = docs(&def.doc);
     match &def.kind {
-        TypeKind::Struct(fields) => structure(model, id, def, fields),
-        TypeKind::Enum(values) => {
-            let variants = values.iter().map(|value| {
-                let variant = Ident::new(&ident::type_name(&value.word), Span::call_site());
-                let json = &value.value;
-                quote! { #[serde(rename = #json)] #variant, }
-            });
-            quote! {
-                #doc
-                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::concord_runtime::serde::Serialize, ::concord_runtime::serde::Deserialize)]
-                #[serde(crate = "::concord_runtime::serde")]
-                pub enum #name { #(#variants)* }
-            }
-        }
+        TypeKind::Struct(body) => structure(model, id, def, body, boxed),
+        TypeKind::Enum(values) => enumeration(&name, doc, values),
         TypeKind::Alias(shape) => {
-            let ty = rust_type(model, shape, None);
+            let ty = rust_type(model, shape, None, boxed);
             quote! { #doc pub type #name = #ty; }
         }
     }
 }
 
-fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct) -> TokenStream {
+/// A string enum: read from one of its strings only (serde's derive would
+/// also read a unit variant from a one-key map).
+fn enumeration(name: &Ident, doc: TokenStream, values: &[EnumValue]) -> TokenStream {
+    let variants: Vec<Ident> = values.iter().map(|value| Ident::new(&ident::type_name(&value.word), Span::call_site())).collect();
+    let json: Vec<&str> = values.iter().map(|value| value.value.as_str()).collect();
+    let variant_docs = json.iter().map(|value| docs(&Some(format!("`{}`", value.replace('`', "\\`")))));
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum #name { #(#variant_docs #variants,)* }
+
+        impl ::concord_runtime::bind::Enumeration for #name {
+            const VALUES: &'static [&'static str] = &[#(#json),*];
+            const VARIANTS: &'static [Self] = &[#(Self::#variants),*];
+            fn index(self) -> usize {
+                self as usize
+            }
+        }
+
+        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                ::concord_runtime::bind::read_enum(deserializer)
+            }
+        }
+
+        impl ::concord_runtime::serde::Serialize for #name {
+            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::concord_runtime::bind::write_enum(*self, serializer)
+            }
+        }
+    }
+}
+
+/// An object type with its own `Deserialize` (from a JSON object only, each
+/// unknown key handled where it stands by the type's policy) and `Serialize`
+/// (declared properties in schema order, then kept unknown keys).
+fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Components) -> TokenStream {
     let name = type_ident(model, id);
     let doc = docs(&def.doc);
-    let fields = body.fields.iter().map(|field| struct_field(model, id, field));
-    let catch_all = ident::catch_all(body.fields.iter().map(|f| ident::field(&f.word)).collect::<Vec<_>>().iter().map(String::as_str));
-    let catch_all = format_ident!("{}", catch_all);
-    let (container, extra) = match &body.unknown_keys {
-        UnknownKeys::Drop => (quote! {}, quote! {}),
-        UnknownKeys::Refuse => (quote! { #[serde(deny_unknown_fields)] }, quote! {}),
-        UnknownKeys::Keep => (
+    let idents: Vec<Ident> = body.fields.iter().map(|field| field_ident(&field.word)).collect();
+    let fields = body.fields.iter().zip(&idents).map(|(field, ident)| {
+        let doc = docs(&field.doc);
+        let ty = rust_type(model, &field.shape, Some(id), boxed);
+        let ty = if field.required { ty } else { quote! { Option<#ty> } };
+        quote! { #doc pub #ident: #ty, }
+    });
+    let catch_all = format_ident!("{}", ident::catch_all(idents.iter().map(|i| i.to_string()).collect::<Vec<_>>().iter().map(|s| s.trim_start_matches("r#"))));
+    let (extra_field, extra_slot, unknown, extra_write) = match &body.unknown_keys {
+        UnknownKeys::Drop => (
             quote! {},
-            quote! {
-                /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-                #[serde(flatten)]
-                pub #catch_all: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-            },
+            quote! { let mut __dropped = Vec::new(); },
+            quote! { ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)? },
+            quote! {},
         ),
-        UnknownKeys::Typed(shape) => {
-            let value = rust_type(model, shape, Some(id));
+        UnknownKeys::Refuse => {
+            let declared = body.fields.iter().map(|field| field.json_name.as_str());
+            (quote! {}, quote! {}, quote! { ::concord_runtime::bind::refuse(&mut __map, __key, &[#(#declared),*])? }, quote! {})
+        }
+        UnknownKeys::Keep | UnknownKeys::Typed(_) => {
+            let (value, doc) = match &body.unknown_keys {
+                UnknownKeys::Typed(shape) => (
+                    rust_type(model, shape, Some(id), boxed),
+                    "Entries beyond the declared properties (`additionalProperties`), in the order read.",
+                ),
+                _ => (
+                    quote! { ::concord_runtime::Value },
+                    "Keys this type does not declare, kept in the order read and written back after the declared ones.",
+                ),
+            };
+            let doc = format!(" {doc}");
             (
-                quote! {},
-                quote! {
-                    /// Entries beyond the declared properties (`additionalProperties`), in the order read.
-                    #[serde(flatten)]
-                    pub #catch_all: ::concord_runtime::IndexMap<String, #value>,
-                },
+                quote! { #[doc = #doc] pub #catch_all: ::concord_runtime::IndexMap<String, #value>, },
+                quote! { let mut #catch_all = ::concord_runtime::IndexMap::new(); },
+                quote! { ::concord_runtime::bind::keep(&mut __map, &mut #catch_all, __key)? },
+                quote! { ::concord_runtime::bind::entries(&mut __map, &self.#catch_all)?; },
             )
         }
     };
+    let arms = body.fields.iter().zip(&idents).map(|(field, ident)| {
+        let json = &field.json_name;
+        quote! { #json => ::concord_runtime::bind::field(&mut __map, &mut #ident, #json)?, }
+    });
+    let dispatch = if body.fields.is_empty() {
+        quote! { #unknown; }
+    } else {
+        quote! { match __key.as_str() { #(#arms)* _ => #unknown, } }
+    };
+    let values = body.fields.iter().zip(&idents).map(|(field, ident)| {
+        if field.required {
+            let json = &field.json_name;
+            quote! { #ident: ::concord_runtime::bind::required(#ident, #json)?, }
+        } else {
+            quote! { #ident, }
+        }
+    });
+    let extra_value = match &body.unknown_keys {
+        UnknownKeys::Keep | UnknownKeys::Typed(_) => quote! { #catch_all, },
+        _ => quote! {},
+    };
+    let writes = body.fields.iter().zip(&idents).map(|(field, ident)| {
+        let json = &field.json_name;
+        if field.required {
+            quote! { ::concord_runtime::bind::entry(&mut __map, #json, &self.#ident)?; }
+        } else {
+            quote! { ::concord_runtime::bind::optional(&mut __map, #json, &self.#ident)?; }
+        }
+    });
+    let expecting = format!("an object ({})", def.name);
     let record_name = &def.name;
     let digest = &def.schema_digest;
     quote! {
         #doc
-        #[derive(Clone, Debug, PartialEq, ::concord_runtime::serde::Serialize, ::concord_runtime::serde::Deserialize)]
-        #[serde(crate = "::concord_runtime::serde")]
-        #container
+        #[derive(Clone, Debug, PartialEq)]
         pub struct #name {
             #(#fields)*
-            #extra
+            #extra_field
         }
 
         impl ::concord_runtime::Record for #name {
             const NAME: &'static str = #record_name;
             const SCHEMA_DIGEST: &'static str = #digest;
         }
-    }
-}
 
-fn struct_field(model: &Model, owner: TypeId, field: &Field) -> TokenStream {
-    let doc = docs(&field.doc);
-    let name = field_ident(&field.word);
-    let ty = rust_type(model, &field.shape, Some(owner));
-    let mut serde = Vec::new();
-    if name.to_string().trim_start_matches("r#") != field.json_name {
-        let json = &field.json_name;
-        serde.push(quote! { rename = #json });
-    }
-    let ty = if field.required {
-        if field.shape.admits_null(model) {
-            serde.push(quote! { deserialize_with = "::concord_runtime::de::required" });
+        impl<'de> ::concord_runtime::bind::Object<'de> for #name {
+            const EXPECTING: &'static str = #expecting;
+            fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+                #(let mut #idents = None;)*
+                #extra_slot
+                while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+                    #dispatch
+                }
+                Ok(Self { #(#values)* #extra_value })
+            }
         }
-        ty
-    } else {
-        serde.push(quote! {
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "::concord_runtime::de::present"
-        });
-        quote! { Option<#ty> }
-    };
-    let attribute = (!serde.is_empty()).then(|| quote! { #[serde(#(#serde),*)] });
-    quote! { #doc #attribute pub #name: #ty, }
+
+        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                ::concord_runtime::bind::read_object(deserializer)
+            }
+        }
+
+        impl ::concord_runtime::serde::Serialize for #name {
+            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut __map = serializer.serialize_map(None)?;
+                #(#writes)*
+                #extra_write
+                ::concord_runtime::serde::ser::SerializeMap::end(__map)
+            }
+        }
+    }
 }
 
 /// The Rust type of a shape. `owner` is the struct holding it: a named type
 /// that contains the owner again without a `Vec` or map between is boxed.
-fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>) -> TokenStream {
+fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>, boxed: &Components) -> TokenStream {
     match shape {
         Shape::Any => quote! { ::concord_runtime::Value },
         Shape::Null => quote! { () },
@@ -208,51 +313,56 @@ fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>) -> TokenStream
         Shape::Number => quote! { f64 },
         Shape::String => quote! { String },
         Shape::Array(item) => {
-            let item = rust_type(model, item, None);
+            let item = rust_type(model, item, None, boxed);
             quote! { Vec<#item> }
         }
         Shape::Map(value) => {
-            let value = rust_type(model, value, None);
+            let value = rust_type(model, value, None, boxed);
             quote! { ::concord_runtime::IndexMap<String, #value> }
         }
         Shape::Nullable(inner) => {
-            let inner = rust_type(model, inner, owner);
+            let inner = rust_type(model, inner, owner, boxed);
             quote! { Option<#inner> }
         }
         Shape::Named(id) => {
             let name = type_ident(model, *id);
             match owner {
-                Some(owner) if contains_directly(model, *id, owner, &mut vec![]) => quote! { Box<#name> },
+                Some(owner) if boxed.same(*id, owner) => quote! { Box<#name> },
                 _ => quote! { #name },
             }
         }
     }
 }
 
-/// Whether a value of type `from` holds a value of type `target` inline
-/// (through fields, options and aliases, but not through a `Vec` or map).
-fn contains_directly(model: &Model, from: TypeId, target: TypeId, seen: &mut Vec<TypeId>) -> bool {
-    if from == target {
-        return true;
+/// The types that hold each other inline (through fields, options and
+/// aliases, not through a `Vec` or map): the strongly connected components of
+/// that graph. A field whose type is in its owner's component needs a `Box`.
+struct Components(Vec<usize>);
+
+impl Components {
+    fn new(model: &Model) -> Self {
+        let inline = |shape: &Shape| -> Option<TypeId> {
+            let mut shape = shape;
+            while let Shape::Nullable(inner) = shape {
+                shape = inner;
+            }
+            match shape {
+                Shape::Named(id) => Some(*id),
+                _ => None,
+            }
+        };
+        let edges: Vec<Vec<usize>> = model
+            .ids()
+            .map(|id| match &model.get(id).kind {
+                TypeKind::Struct(body) => body.fields.iter().filter_map(|f| inline(&f.shape)).map(|id| id.0).collect(),
+                TypeKind::Alias(shape) => inline(shape).into_iter().map(|id| id.0).collect(),
+                TypeKind::Enum(_) => vec![],
+            })
+            .collect();
+        Components(crate::graph::components(&edges))
     }
-    if seen.contains(&from) {
-        return false;
+
+    fn same(&self, a: TypeId, b: TypeId) -> bool {
+        self.0[a.0] == self.0[b.0]
     }
-    seen.push(from);
-    let inline = |shape: &Shape| -> Option<TypeId> {
-        let mut shape = shape;
-        while let Shape::Nullable(inner) = shape {
-            shape = inner;
-        }
-        match shape {
-            Shape::Named(id) => Some(*id),
-            _ => None,
-        }
-    };
-    let next: Vec<TypeId> = match &model.get(from).kind {
-        TypeKind::Struct(body) => body.fields.iter().filter_map(|f| inline(&f.shape)).collect(),
-        TypeKind::Alias(shape) => inline(shape).into_iter().collect(),
-        TypeKind::Enum(_) => vec![],
-    };
-    next.into_iter().any(|id| contains_directly(model, id, target, seen))
 }

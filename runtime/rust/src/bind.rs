@@ -1,0 +1,201 @@
+//! What the generated `Deserialize` and `Serialize` impls call.
+//!
+//! concord writes those impls itself instead of deriving them, because
+//! serde's derive admits shapes JSON Schema refuses (a struct from a
+//! positional array, a unit enum from a one-key map) and handles unknown keys
+//! through `flatten`, which buffers every value. Here an object is read from a
+//! JSON object only, an enum from a string only, and each unknown key is
+//! handled where it stands by its type's policy. The helpers are generic so
+//! that each generated type expands to little code.
+
+use indexmap::map::Entry;
+use indexmap::IndexMap;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A generated object type: reads itself from the entries of a JSON object.
+pub trait Object<'de>: Sized {
+    /// How a refusal names what was expected, e.g. `an object (Session)`.
+    const EXPECTING: &'static str;
+
+    fn read<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// A generated enum: a closed set of JSON strings.
+pub trait Enumeration: Copy + 'static {
+    /// Each variant's JSON string, in declaration order.
+    const VALUES: &'static [&'static str];
+    /// The variants, in the same order.
+    const VARIANTS: &'static [Self];
+
+    /// The variant's position in [`VARIANTS`](Self::VARIANTS).
+    fn index(self) -> usize;
+}
+
+/// `Deserialize` for an [`Object`]: a JSON object, nothing else.
+pub fn read_object<'de, D: Deserializer<'de>, T: Object<'de>>(deserializer: D) -> Result<T, D::Error> {
+    struct ObjectVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: Object<'de>> Visitor<'de> for ObjectVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::read(map)
+        }
+    }
+
+    deserializer.deserialize_struct(T::EXPECTING, &[], ObjectVisitor(PhantomData))
+}
+
+/// `Deserialize` for an [`Enumeration`]: one of its strings, nothing else.
+pub fn read_enum<'de, D: Deserializer<'de>, T: Enumeration>(deserializer: D) -> Result<T, D::Error> {
+    struct EnumVisitor<T>(PhantomData<T>);
+
+    impl<T: Enumeration> Visitor<'_> for EnumVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("one of the strings ")?;
+            for (index, value) in T::VALUES.iter().enumerate() {
+                let separator = if index == 0 { "" } else { ", " };
+                write!(f, "{separator}`{value}`")?;
+            }
+            Ok(())
+        }
+
+        fn visit_str<E: de::Error>(self, value: &str) -> Result<T, E> {
+            match T::VALUES.iter().position(|candidate| *candidate == value) {
+                Some(index) => Ok(T::VARIANTS[index]),
+                None => Err(E::unknown_variant(value, T::VALUES)),
+            }
+        }
+    }
+
+    deserializer.deserialize_str(EnumVisitor(PhantomData))
+}
+
+/// `Serialize` for an [`Enumeration`]: its string.
+pub fn write_enum<S: Serializer, T: Enumeration>(value: T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(T::VALUES[value.index()])
+}
+
+/// An object key as read: borrowed from the input unless it held an escape.
+pub struct Key<'de>(Cow<'de, str>);
+
+impl Key<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string key")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(value)))
+            }
+
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(value.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, value: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(value)))
+            }
+        }
+
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Reads a declared property's value into its slot; a second occurrence of
+/// the key is refused.
+pub fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, slot: &mut Option<T>, name: &'static str) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// A required property's value, or the refusal naming it.
+pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    slot.ok_or_else(|| E::missing_field(name))
+}
+
+/// An unknown key kept with its value: at a growth point (`T` is `Value`)
+/// or beside `additionalProperties` (`T` is its type), in the order read.
+pub fn keep<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, kept: &mut IndexMap<String, T>, key: Key<'de>) -> Result<(), A::Error> {
+    let value = map.next_value()?;
+    match kept.entry(key.0.into_owned()) {
+        Entry::Occupied(entry) => Err(de::Error::custom(format_args!("duplicate key `{}`", entry.key()))),
+        Entry::Vacant(entry) => {
+            entry.insert(value);
+            Ok(())
+        }
+    }
+}
+
+/// An unknown key at a type that drops them: the value is still read in
+/// full (it must meet the strict profile) and a second occurrence of the key
+/// is still refused.
+pub fn skip<'de, A: MapAccess<'de>>(map: &mut A, dropped: &mut Vec<Key<'de>>, key: Key<'de>) -> Result<(), A::Error> {
+    map.next_value::<de::IgnoredAny>()?;
+    if dropped.iter().any(|seen| seen.0 == key.0) {
+        return Err(de::Error::custom(format_args!("duplicate key `{}`", key.as_str())));
+    }
+    dropped.push(key);
+    Ok(())
+}
+
+/// The refusal of an unknown key at a closed type. It is raised where the
+/// key's value would be read, so that the refusal's pointer names the key.
+pub fn refuse<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, declared: &'static [&'static str]) -> Result<(), A::Error> {
+    struct Refusal<'k> {
+        key: Key<'k>,
+        declared: &'static [&'static str],
+    }
+
+    impl<'de> de::DeserializeSeed<'de> for Refusal<'_> {
+        type Value = ();
+
+        fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
+            Err(de::Error::unknown_field(self.key.as_str(), self.declared))
+        }
+    }
+
+    map.next_value_seed(Refusal { key, declared })
+}
+
+/// Writes a declared property.
+pub fn entry<M: SerializeMap, T: Serialize + ?Sized>(map: &mut M, key: &'static str, value: &T) -> Result<(), M::Error> {
+    map.serialize_entry(key, value)
+}
+
+/// Writes an optional property when it is present.
+pub fn optional<M: SerializeMap, T: Serialize>(map: &mut M, key: &'static str, value: &Option<T>) -> Result<(), M::Error> {
+    match value {
+        Some(value) => map.serialize_entry(key, value),
+        None => Ok(()),
+    }
+}
+
+/// Writes kept unknown keys, after the declared properties, in their order.
+pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<String, T>) -> Result<(), M::Error> {
+    kept.iter().try_for_each(|(key, value)| map.serialize_entry(key, value))
+}

@@ -1,0 +1,444 @@
+//! One pass from bytes to a generated type under the strict profile: a serde
+//! `Deserializer` that refuses, where they stand, everything
+//! [`strict`](crate::strict) refuses, without building a `Value` first.
+//!
+//! It only has to *decide*. Its errors are not reported: on any refusal
+//! [`Record::from_json`](crate::Record::from_json) re-reads the input with the
+//! reference reader, which names the first strict-profile problem (kind,
+//! offset, message, as in Python), else the schema problem with its pointer.
+//! So a record with both kinds of problem is always reported by its
+//! strict-profile problem, wherever the schema problem stands in the bytes.
+//!
+//! Duplicate keys: objects read through `deserialize_struct` are generated
+//! types, whose visitors refuse a key met twice (declared keys by their slot,
+//! kept or dropped unknown keys by their list); every other object (a
+//! `Value`, a map, an ignored value) is checked here.
+
+use crate::strict::{Limits, MAX_DEPTH, MAX_SAFE_INTEGER};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Why the fast reader stopped; see the module documentation.
+#[derive(Debug)]
+pub struct Refused(String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl de::Error for Refused {
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        Refused(message.to_string())
+    }
+}
+
+fn refused<T>(why: &str) -> Result<T, Refused> {
+    Err(Refused(why.to_owned()))
+}
+
+/// Reads `bytes` into `T`, or refuses.
+pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8], limits: Limits) -> Result<T, Refused> {
+    if bytes.len() > limits.max_bytes || bytes.starts_with(b"\xEF\xBB\xBF") {
+        return refused("too large, or a byte order mark");
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| Refused("invalid UTF-8".into()))?;
+    let mut reader = Reader { text, bytes, pos: 0, depth: 0, scratch: String::new() };
+    let value = T::deserialize(&mut reader)?;
+    reader.skip_whitespace();
+    if reader.pos != bytes.len() {
+        return refused("trailing characters");
+    }
+    Ok(value)
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+    scratch: String,
+}
+
+/// What a byte means inside a string: 0 copy, 1 end or escape, 2 refused.
+const STRING_BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = 2;
+        byte += 1;
+    }
+    table[b'"' as usize] = 1;
+    table[b'\\' as usize] = 1;
+    table
+};
+
+/// A string as read: borrowed from the input unless it held an escape.
+enum Text<'a, 's> {
+    Input(&'a str),
+    Scratch(&'s str),
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), Refused> {
+        self.skip_whitespace();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            refused("unexpected character")
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), Refused> {
+        if self.depth == MAX_DEPTH {
+            return refused("too deep");
+        }
+        self.depth += 1;
+        self.pos += 1;
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Result<(), Refused> {
+        if self.bytes[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            refused("invalid literal")
+        }
+    }
+
+    /// A string whose opening quote is at `pos`.
+    fn string(&mut self) -> Result<Text<'a, '_>, Refused> {
+        self.pos += 1;
+        let start = self.pos;
+        loop {
+            let byte = *self.bytes.get(self.pos).ok_or_else(|| Refused("unterminated string".into()))?;
+            match STRING_BYTE[byte as usize] {
+                0 => self.pos += 1,
+                2 => return refused("control character in a string"),
+                _ if byte == b'"' => {
+                    self.pos += 1;
+                    return Ok(Text::Input(&self.text[start..self.pos - 1]));
+                }
+                _ => break,
+            }
+        }
+        // An escape: decode the rest into the scratch buffer.
+        self.scratch.clear();
+        self.scratch.push_str(&self.text[start..self.pos]);
+        loop {
+            let run = self.pos;
+            while let Some(&byte) = self.bytes.get(self.pos) {
+                if STRING_BYTE[byte as usize] != 0 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            self.scratch.push_str(&self.text[run..self.pos]);
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Text::Scratch(&self.scratch));
+                }
+                Some(b'\\') => self.escape()?,
+                _ => return refused("control character or end of input in a string"),
+            }
+        }
+    }
+
+    fn escape(&mut self) -> Result<(), Refused> {
+        let c = match self.bytes.get(self.pos + 1).copied() {
+            Some(b'u') => {
+                let unit = self.hex(self.pos + 2)?;
+                self.pos += 6;
+                let c = match unit {
+                    0xD800..=0xDBFF => {
+                        if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                            return refused("lone surrogate");
+                        }
+                        let low = self.hex(self.pos + 2)?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return refused("lone surrogate");
+                        }
+                        self.pos += 6;
+                        char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                    }
+                    _ => char::from_u32(unit),
+                };
+                self.scratch.push(c.ok_or_else(|| Refused("lone surrogate".into()))?);
+                return Ok(());
+            }
+            letter => crate::strict::short_escape(letter).ok_or_else(|| Refused("invalid escape".into()))?,
+        };
+        self.scratch.push(c);
+        self.pos += 2;
+        Ok(())
+    }
+
+    fn hex(&self, at: usize) -> Result<u32, Refused> {
+        let digits = self.bytes.get(at..at + 4).ok_or_else(|| Refused("invalid escape".into()))?;
+        digits.iter().try_fold(0, |unit, &byte| {
+            let digit = (byte as char).to_digit(16).ok_or_else(|| Refused("invalid escape".into()))?;
+            Ok(unit * 16 + digit)
+        })
+    }
+
+    /// A number, handed to the visitor as serde_json does: `u64` when not
+    /// negative, `i64` when negative, `f64` with a fraction or exponent.
+    fn number<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        let start = self.pos;
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.pos += 1;
+        }
+        let digits_start = self.pos;
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return refused("invalid number"),
+        }
+        let integer_digits = self.pos - digits_start;
+        let digit_at = |reader: &Self, at: usize| reader.bytes.get(at).is_some_and(u8::is_ascii_digit);
+        let mut integer = true;
+        if self.peek() == Some(b'.') && digit_at(self, self.pos + 1) {
+            integer = false;
+            self.pos += 1;
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            let first = self.pos + 1 + usize::from(matches!(self.bytes.get(self.pos + 1), Some(b'+' | b'-')));
+            if digit_at(self, first) {
+                integer = false;
+                self.pos = first;
+                self.digits();
+            }
+        }
+        if integer {
+            if integer_digits > 16 {
+                return refused("unsafe integer");
+            }
+            let magnitude = self.bytes[digits_start..self.pos].iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+            if magnitude > MAX_SAFE_INTEGER {
+                return refused("unsafe integer");
+            }
+            return match (negative, magnitude) {
+                (true, 0) => refused("negative zero"),
+                (true, n) => visitor.visit_i64(-n),
+                (false, n) => visitor.visit_u64(n as u64),
+            };
+        }
+        let text = &self.text[start..self.pos];
+        // std's parser rounds correctly, but saturates exponents near 65,536
+        // that only a very long run of digits can bring back into range.
+        let value = if text.len() < 1000 { text.parse::<f64>().map_err(|_| Refused("invalid number".into()))? } else { crate::strict::parse_float(text) };
+        if value.is_infinite() {
+            return refused("number out of range");
+        }
+        if value == 0.0 && value.is_sign_negative() {
+            return refused("negative zero");
+        }
+        visitor.visit_f64(value)
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Any value; `track_keys` says whether this reader checks an object's
+    /// keys for duplicates (see the module documentation).
+    fn value<V: Visitor<'a>>(&mut self, visitor: V, track_keys: bool) -> Result<V::Value, Refused> {
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b'{') => {
+                self.enter()?;
+                let value = visitor.visit_map(Object { reader: self, first: true, keys: track_keys.then(Keys::default) })?;
+                self.expect(b'}')?;
+                self.depth -= 1;
+                Ok(value)
+            }
+            Some(b'[') => {
+                self.enter()?;
+                let value = visitor.visit_seq(Array { reader: self, first: true })?;
+                self.expect(b']')?;
+                self.depth -= 1;
+                Ok(value)
+            }
+            Some(b'"') => match self.string()? {
+                Text::Input(text) => visitor.visit_borrowed_str(text),
+                Text::Scratch(text) => visitor.visit_str(text),
+            },
+            Some(b't') => self.literal(b"true").and_then(|()| visitor.visit_bool(true)),
+            Some(b'f') => self.literal(b"false").and_then(|()| visitor.visit_bool(false)),
+            Some(b'n') => self.literal(b"null").and_then(|()| visitor.visit_unit()),
+            Some(b'-' | b'0'..=b'9') => self.number(visitor),
+            _ => refused("expected a value"),
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = Refused;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.value(visitor, true)
+    }
+
+    /// Generated types: their visitor checks the keys.
+    fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, _: &'static [&'static str], visitor: V) -> Result<V::Value, Refused> {
+        self.value(visitor, false)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.skip_whitespace();
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, Refused> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    /// A value nobody keeps is still read in full: it must meet the profile.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.value(IgnoredAny, true)?;
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map enum identifier
+    }
+}
+
+/// The keys an object has had so far, for the duplicate check.
+#[derive(Default)]
+struct Keys<'a> {
+    seen: Vec<Cow<'a, str>>,
+}
+
+impl<'a> Keys<'a> {
+    fn insert(&mut self, key: Cow<'a, str>) -> Result<(), Refused> {
+        // Objects are small; past a few dozen keys a sorted search would pay.
+        if self.seen.len() < 32 {
+            if self.seen.contains(&key) {
+                return refused("duplicate key");
+            }
+            self.seen.push(key);
+            if self.seen.len() == 32 {
+                self.seen.sort_unstable();
+            }
+            return Ok(());
+        }
+        match self.seen.binary_search(&key) {
+            Ok(_) => refused("duplicate key"),
+            Err(at) => {
+                self.seen.insert(at, key);
+                Ok(())
+            }
+        }
+    }
+}
+
+struct Object<'r, 'a> {
+    reader: &'r mut Reader<'a>,
+    first: bool,
+    keys: Option<Keys<'a>>,
+}
+
+impl<'de> MapAccess<'de> for Object<'_, 'de> {
+    type Error = Refused;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Refused> {
+        let reader = &mut *self.reader;
+        reader.skip_whitespace();
+        match reader.peek() {
+            Some(b'}') => return Ok(None),
+            Some(b',') if !self.first => {
+                reader.pos += 1;
+                reader.skip_whitespace();
+            }
+            _ if self.first => {}
+            _ => return refused("expected \",\" or \"}\""),
+        }
+        self.first = false;
+        if reader.peek() != Some(b'"') {
+            return refused("expected a key");
+        }
+        let key = match reader.string()? {
+            Text::Input(text) => Cow::Borrowed(text),
+            Text::Scratch(text) => Cow::Owned(text.to_owned()),
+        };
+        reader.expect(b':')?;
+        if let Some(keys) = &mut self.keys {
+            keys.insert(key.clone())?;
+        }
+        seed.deserialize(KeyReader(key)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Refused> {
+        seed.deserialize(&mut *self.reader)
+    }
+}
+
+struct Array<'r, 'a> {
+    reader: &'r mut Reader<'a>,
+    first: bool,
+}
+
+impl<'de> SeqAccess<'de> for Array<'_, 'de> {
+    type Error = Refused;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Refused> {
+        let reader = &mut *self.reader;
+        reader.skip_whitespace();
+        match reader.peek() {
+            Some(b']') => return Ok(None),
+            Some(b',') if !self.first => reader.pos += 1,
+            _ if self.first => {}
+            _ => return refused("expected \",\" or \"]\""),
+        }
+        self.first = false;
+        seed.deserialize(&mut *reader).map(Some)
+    }
+}
+
+/// An object key, handed to the key's `Deserialize` as a string.
+struct KeyReader<'a>(Cow<'a, str>);
+
+impl<'de> de::Deserializer<'de> for KeyReader<'de> {
+    type Error = Refused;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        match self.0 {
+            Cow::Borrowed(text) => visitor.visit_borrowed_str(text),
+            Cow::Owned(text) => visitor.visit_string(text),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
