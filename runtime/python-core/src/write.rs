@@ -168,20 +168,24 @@ fn string_end(input: &[u8], start: usize) -> usize {
 /// `Err(message)` to refuse it.
 fn number(token: &[u8]) -> Result<Option<f64>, String> {
     let text = std::str::from_utf8(token).map_err(|_| "not a JSON number".to_owned())?;
-    if matches!(text, "NaN" | "Infinity" | "-Infinity") {
-        return Err("NaN and Infinity are not JSON numbers".into());
+    // Worded as the Rust writer words them (f64's Display: NaN, inf, -inf).
+    match text {
+        "NaN" => return Err("NaN is not a JSON number".into()),
+        "Infinity" => return Err("inf is not a JSON number".into()),
+        "-Infinity" => return Err("-inf is not a JSON number".into()),
+        _ => {}
     }
     if !text.contains(['.', 'e', 'E']) {
         let digits = text.trim_start_matches('-');
         return match digits.parse::<i64>() {
             Ok(0) if text.starts_with('-') => Err("negative zero is refused".into()),
             Ok(value) if digits.len() <= 16 && value <= MAX_SAFE_INTEGER => Ok(None),
-            _ => Err(format!("integer {} is outside ±(2^53-1)", prefix(text))),
+            _ => Err(format!("integer {} is outside ±(2^53-1), which the strict profile refuses", prefix(text))),
         };
     }
     let value: f64 = text.parse().map_err(|_| format!("{} is not a JSON number", prefix(text)))?;
     if !value.is_finite() {
-        return Err("NaN and Infinity are not JSON numbers".into());
+        return Err(format!("{value} is not a JSON number"));
     }
     if value == 0.0 && value.is_sign_negative() {
         return Err("negative zero is refused".into());

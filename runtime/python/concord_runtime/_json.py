@@ -86,11 +86,12 @@ def _write(value: Any, out: Callable[[str], object], path: tuple[object, ...]) -
         if abs(value) > MAX_SAFE_INTEGER:
             text = int.__repr__(value)
             shown = text if len(text) <= 20 else text[:20] + "…"
-            raise _refuse(path, f"integer {shown} is outside ±(2^53-1)")
+            raise _refuse(path, f"integer {shown} is outside ±(2^53-1), which the strict profile refuses")
         out(int.__repr__(value))
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise _refuse(path, "NaN and Infinity are not JSON numbers")
+            # Worded as the Rust writer words it (f64's Display: NaN, inf, -inf).
+            raise _refuse(path, f"{'NaN' if math.isnan(value) else repr(value)} is not a JSON number")
         if value == 0.0 and math.copysign(1.0, value) < 0:
             raise _refuse(path, "negative zero is refused")
         out(format_float(value))
