@@ -81,6 +81,12 @@ def answer(data: bytes, max_bytes: int) -> dict[str, Any]:
         )
         if core_canonical(data, max_bytes) != want:
             problems.append(f"core canonical {core_canonical(data, max_bytes)}, oracle {want}")
+        # The digest's fast path, on the compact JSON pydantic would write for the value.
+        compact = _core.canonical_of_compact(expected["value"].encode())
+        if compact is not None and compact.hex() != expected.get("canonical_hex"):
+            problems.append(f"the core's compact canonical path gave {compact!r}")
+        if compact is None and "canonical_hex" in expected:
+            problems.append("the core's compact canonical path deferred on a canonical value")
     if problems:
         return {"read": "; ".join(problems)}
     return expected

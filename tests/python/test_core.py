@@ -239,3 +239,40 @@ def test_reading_json_gives_the_floats_the_oracle_reads() -> None:
     payload = Evidence.from_json(data).payload
     expected = Evidence.model_validate(oracle_from_json(Evidence, data)).payload
     assert [struct.pack(">d", value) for value in payload] == [struct.pack(">d", value) for value in expected]
+
+
+def test_record_digests_match_the_oracle_on_random_records() -> None:
+    """Keys that sort differently in UTF-8 and UTF-16, escapes, nesting: the core's
+    digest (straight from pydantic's JSON) against the pure-Python canonical writer."""
+    state = 0x2545F4914F6CDD1D
+
+    def number(bound: int) -> int:
+        nonlocal state
+        state ^= (state << 13) & (2**64 - 1)
+        state ^= state >> 7
+        state ^= (state << 17) & (2**64 - 1)
+        return state % bound
+
+    alphabet = ["a", "b", "é", "\ufb33", "\U0001f602", "\ue000", '"', "\\", "\n", "\x01", "\x7f", "\u2028", "/"]
+
+    def text() -> str:
+        return "".join(alphabet[number(len(alphabet))] for _ in range(number(4)))
+
+    def value(depth: int) -> Any:
+        kind = number(7 if depth < 4 else 4)
+        if kind == 0:
+            return text()
+        if kind == 1:
+            return number(2**54) - 2**53 + 1
+        if kind == 2:
+            return [None, True, False][number(3)]
+        if kind == 3:
+            return number(100)
+        if kind in (4, 5):
+            return {text(): value(depth + 1) for _ in range(number(6))}
+        return [value(depth + 1) for _ in range(number(4))]
+
+    for _ in range(300):
+        record = Evidence(id=text(), session_id="s", kind="exit_code", payload=value(0))
+        assert _core.canonical_of_compact(record._dump()) == canonical.to_bytes(record._plain())
+        assert record.digest() == canonical.digest(record._plain())

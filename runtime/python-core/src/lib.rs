@@ -8,6 +8,7 @@
 //! (`concord_runtime.strict.JsonError`, `concord_runtime.canonical.CanonicalError`,
 //! `concord_runtime.RecordError`), with the same fields and messages.
 
+mod canon;
 mod scan;
 mod write;
 
@@ -89,9 +90,22 @@ fn digest_json(py: Python<'_>, data: &[u8], max_bytes: usize) -> PyResult<String
 #[pyfunction]
 fn record_digest(py: Python<'_>, dump: &[u8]) -> Option<String> {
     py.detach(|| {
-        let value = strict::read_with(dump, Limits { max_bytes: usize::MAX }).ok()?;
-        canonical::to_bytes(&value).ok().map(|bytes| canonical::digest_bytes(&bytes))
+        let bytes = match canon::canonical(dump) {
+            Some(bytes) => bytes,
+            None => {
+                let value = strict::read_with(dump, Limits { max_bytes: usize::MAX }).ok()?;
+                canonical::to_bytes(&value).ok()?
+            }
+        };
+        Some(canonical::digest_bytes(&bytes))
     })
+}
+
+/// The canonical bytes of compact JSON as pydantic writes it, by the fast
+/// path of `record_digest` alone (for tests), or `None` where it defers.
+#[pyfunction]
+fn canonical_of_compact<'py>(py: Python<'py>, dump: &[u8]) -> Option<Bound<'py, PyBytes>> {
+    canon::canonical(dump).map(|bytes| PyBytes::new(py, &bytes))
 }
 
 /// concord's bytes for pydantic's compact JSON of a record: floats laid out
@@ -128,6 +142,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(canonicalize, module)?)?;
     module.add_function(wrap_pyfunction!(digest_json, module)?)?;
     module.add_function(wrap_pyfunction!(record_digest, module)?)?;
+    module.add_function(wrap_pyfunction!(canonical_of_compact, module)?)?;
     module.add_function(wrap_pyfunction!(write_record, module)?)?;
     module.add_function(wrap_pyfunction!(format_float, module)?)?;
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
