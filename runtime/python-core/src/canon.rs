@@ -179,5 +179,8 @@ fn key_cmp(a: &str, b: &str) -> Option<Ordering> {
         let (a, b) = (decode(a)?, decode(b)?);
         return Some(a.encode_utf16().cmp(b.encode_utf16()));
     }
+    if a.is_ascii() && b.is_ascii() {
+        return Some(a.cmp(b));
+    }
     Some(a.encode_utf16().cmp(b.encode_utf16()))
 }
