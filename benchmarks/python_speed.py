@@ -10,6 +10,7 @@ runs; compare the ratios, which hold on a noisy machine better than MiB/s.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import sys
@@ -111,16 +112,23 @@ def evidence(rows: int) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def median_seconds(first: Callable[[], object], second: Callable[[], object], runs: int) -> tuple[float, float]:
-    """Median times of two actions, run alternately so that load on the machine hits both alike."""
+def timed_pairs(
+    first: Callable[[], object], second: Callable[[], object], runs: int
+) -> tuple[list[float], list[float]]:
+    """Times of two actions, run alternately so that load on the machine hits both alike.
+    As timeit does, the garbage collector is off while an action runs (and collects before
+    it): otherwise a full collection, which either action may set off, lands on one side."""
     first(), second()
     times: tuple[list[float], list[float]] = ([], [])
     for _ in range(runs):
         for action, samples in zip((first, second), times, strict=True):
+            gc.collect()
+            gc.disable()
             start = time.perf_counter()
             action()
             samples.append(time.perf_counter() - start)
-    return statistics.median(times[0]), statistics.median(times[1])
+            gc.enable()
+    return times
 
 
 def measure(name: str, model: type[Model], data: bytes, runs: int) -> None:
@@ -144,10 +152,13 @@ def measure(name: str, model: type[Model], data: bytes, runs: int) -> None:
     else:
         pairs.append(("digest vs model_dump_json", dump, record.digest))
     for label, baseline, ours in pairs:
-        theirs_s, ours_s = median_seconds(baseline, ours, runs)
+        theirs, ours_times = timed_pairs(baseline, ours, runs)
+        # The ratio is the median of each pair's ratio: a pair runs back to back, so it
+        # shares the machine's load of the moment better than two separate medians do.
+        ratio = statistics.median(t / o for t, o in zip(theirs, ours_times, strict=True))
         print(
-            f"  {label:34} pydantic {megabytes / theirs_s:7.1f} MiB/s  concord {megabytes / ours_s:7.1f} MiB/s"
-            f"  ratio {theirs_s / ours_s:5.2f}x"
+            f"  {label:34} pydantic {megabytes / statistics.median(theirs):7.1f} MiB/s"
+            f"  concord {megabytes / statistics.median(ours_times):7.1f} MiB/s  ratio {ratio:5.2f}x"
         )
 
 

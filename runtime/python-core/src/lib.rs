@@ -112,9 +112,11 @@ fn canonical_of_compact<'py>(py: Python<'py>, dump: &[u8]) -> Option<Bound<'py, 
 /// by `concord_runtime::float`; non-finite floats, negative zero and unsafe
 /// integers refused with `RecordError` at their pointer.
 #[pyfunction]
-fn write_record<'py>(py: Python<'py>, dump: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-    match py.detach(|| write::relayout(dump)) {
-        Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
+fn write_record<'py>(py: Python<'py>, dump: Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyBytes>> {
+    let input = dump.as_bytes();
+    match py.detach(|| write::relayout(input)) {
+        Ok(None) => Ok(dump),
+        Ok(Some(bytes)) => Ok(PyBytes::new(py, &bytes)),
         Err(refusal) => Err(raise(py, "concord_runtime._json", "RecordError", (refusal.pointer, refusal.message))),
     }
 }

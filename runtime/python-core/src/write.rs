@@ -26,9 +26,10 @@ struct Frame {
     key: (usize, usize),
 }
 
-/// Rewrites pydantic's compact JSON into concord's bytes.
-pub fn relayout(input: &[u8]) -> Result<Vec<u8>, Refusal> {
-    let mut out = Vec::with_capacity(input.len() + input.len() / 16);
+/// Rewrites pydantic's compact JSON into concord's bytes; `None` when they
+/// are the same bytes (no float needed laying out).
+pub fn relayout(input: &[u8]) -> Result<Option<Vec<u8>>, Refusal> {
+    let mut out: Option<Vec<u8>> = None;
     let mut stack: Vec<Frame> = Vec::with_capacity(16);
     // The keys of each open object, by depth (reused across objects).
     let mut keys: Vec<Keys> = Vec::new();
@@ -90,15 +91,18 @@ pub fn relayout(input: &[u8]) -> Result<Vec<u8>, Refusal> {
                     continue;
                 }
                 if let Some(value) = number(token).map_err(|message| refuse(&stack, message))? {
+                    let out = out.get_or_insert_with(|| Vec::with_capacity(input.len() + input.len() / 16));
                     out.extend_from_slice(&input[run..start]);
-                    float::write(&mut out, value);
+                    float::write(out, value);
                     run = pos;
                 }
             }
             _ => pos += 1,
         }
     }
-    out.extend_from_slice(&input[run..]);
+    if let Some(out) = &mut out {
+        out.extend_from_slice(&input[run..]);
+    }
     Ok(out)
 }
 
