@@ -14,7 +14,18 @@ from typing import Any
 import pydantic
 import pytest
 from concord_registry import CallNode, ClsArtifact, Evidence, Kernel, LaunchDims, Session
-from concord_runtime import CanonicalError, Int64, JsonError, Model, NotNull, RecordError, _core, canonical, strict
+from concord_runtime import (
+    CanonicalError,
+    Int64,
+    JsonError,
+    Model,
+    NotNull,
+    RecordError,
+    _core,
+    canonical,
+    dumps,
+    strict,
+)
 from concord_runtime._json import format_float
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,3 +287,27 @@ def test_record_digests_match_the_oracle_on_random_records() -> None:
         record = Evidence(id=text(), session_id="s", kind="exit_code", payload=value(0))
         assert _core.canonical_of_compact(record._dump()) == canonical.to_bytes(record._plain())
         assert record.digest() == canonical.digest(record._plain())
+
+
+def test_strings_at_every_offset_of_the_eight_byte_scan() -> None:
+    """The core scans strings eight bytes at a time: quotes, backslashes, control
+    characters and non-ASCII bytes at every offset, read and written as the oracle does."""
+    pieces = ["a", "é", "\U0001f602", '\\"', "\\\\", "\\n", "\\u0041", "\\ud83d\\ude02", "\x01", "\x1f", "\x7f", "\xa2"]
+    for length in range(0, 20):
+        for offset in range(length + 1):
+            for piece in pieces:
+                body = "b" * offset + piece + "c" * (length - offset)
+                data = ('{"k' + body + '":["' + body + '",1.5]}').encode()
+                try:
+                    expected: Any = strict._read(data, strict.DEFAULT_MAX_BYTES, fast=False)
+                except JsonError as error:
+                    expected = str(error)
+                try:
+                    _core.check(data, strict.DEFAULT_MAX_BYTES)
+                    verdict: Any = expected if isinstance(expected, dict) else "accepted"
+                except JsonError as error:
+                    verdict = str(error)
+                assert verdict == expected, data
+                if isinstance(expected, dict):
+                    written = dumps(expected).encode()
+                    assert _core.write_record(written) == written

@@ -150,3 +150,4 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
     Ok(())
 }
+

@@ -60,15 +60,17 @@ struct Scanner<'a> {
     keys: Vec<Keys<'a>>,
 }
 
-/// Whether any byte of `word` is `"`, `\` or below 0x20.
+/// A mask with the high bit of each byte of `word` that is `"`, `\` or below
+/// 0x20 set; its lowest set bit is exact (a borrow only runs upwards from a
+/// flagged byte), so `trailing_zeros() / 8` is the first such byte.
 #[inline]
-fn special(word: u64) -> bool {
+fn special(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let quote = word ^ (ONES * b'"' as u64);
     let backslash = word ^ (ONES * b'\\' as u64);
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    (zero(quote) | zero(backslash) | (word.wrapping_sub(ONES * 0x20) & !word & HIGH)) != 0
+    zero(quote) | zero(backslash) | (word.wrapping_sub(ONES * 0x20) & !word & HIGH)
 }
 
 impl<'a> Scanner<'a> {
@@ -172,17 +174,23 @@ impl<'a> Scanner<'a> {
         let mut pos = self.pos + 1;
         let mut escaped = false;
         loop {
-            while let Some(chunk) = bytes.get(pos..pos + 8) {
-                if special(u64::from_le_bytes(chunk.try_into().expect("eight bytes"))) {
+            loop {
+                if let Some(chunk) = bytes.get(pos..pos + 8) {
+                    let mask = special(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+                    if mask != 0 {
+                        pos += (mask.trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                    pos += 8;
+                } else {
+                    while let Some(&byte) = bytes.get(pos) {
+                        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+                            break;
+                        }
+                        pos += 1;
+                    }
                     break;
                 }
-                pos += 8;
-            }
-            while let Some(&byte) = bytes.get(pos) {
-                if byte == b'"' || byte == b'\\' || byte < 0x20 {
-                    break;
-                }
-                pos += 1;
             }
             match bytes.get(pos)? {
                 b'"' => {

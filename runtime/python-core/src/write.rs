@@ -151,12 +151,24 @@ fn string_end(input: &[u8], start: usize) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let mut pos = start + 1;
-    while let Some(chunk) = input.get(pos..pos + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        if zero(word ^ (ONES * b'"' as u64)) | zero(word ^ (ONES * b'\\' as u64)) != 0 {
-            break;
+    loop {
+        // Eight bytes at a time to the next quote or backslash (the lowest
+        // flagged byte of the mask is exact).
+        while let Some(chunk) = input.get(pos..pos + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            let mask = zero(word ^ (ONES * b'"' as u64)) | zero(word ^ (ONES * b'\\' as u64));
+            if mask != 0 {
+                pos += (mask.trailing_zeros() / 8) as usize;
+                break;
+            }
+            pos += 8;
         }
-        pos += 8;
+        match input.get(pos) {
+            Some(b'"') => return pos + 1,
+            Some(b'\\') => pos += 2,
+            Some(_) => break,
+            None => return input.len(),
+        }
     }
     while pos < input.len() {
         match input[pos] {
