@@ -52,6 +52,9 @@ pub fn relayout(input: &[u8]) -> Result<Option<Vec<u8>>, Refusal> {
                         return Err(refuse(&stack, format!("duplicate key {shown}")));
                     }
                     expecting_key = false;
+                    // The colon after a key: no need to dispatch on it.
+                    pos = if input.get(end) == Some(&b':') { end + 1 } else { end };
+                    continue;
                 }
                 pos = end;
             }
