@@ -656,6 +656,19 @@ impl<'a, C: Record, H: Serialize + DeserializeOwned> Root<'a, C, H> {
         Root { name, lines, concord, hand, read_bytes, written_bytes }
     }
 
+    #[inline(never)]
+    fn profile(&self, operation: &str, side: &str) {
+        match (operation, side) {
+            ("read", "concord") => self.lines.iter().for_each(|line| drop(black_box(C::from_json(line).unwrap()))),
+            ("read", "hand") => self.lines.iter().for_each(|line| drop(black_box(serde_json::from_slice::<H>(line).unwrap()))),
+            ("write", "concord") => self.concord.iter().for_each(|record| drop(black_box(record.to_json().unwrap()))),
+            ("write", "hand") => self.hand.iter().for_each(|record| drop(black_box(serde_json::to_vec(record).unwrap()))),
+            ("setup", _) => {}
+            ("write-via-serde_json", "concord") => self.concord.iter().for_each(|record| drop(black_box(serde_json::to_vec(record).unwrap()))),
+            _ => panic!("no routine {operation} {side}"),
+        }
+    }
+
     /// Two groups, `read <name>` and `write <name>`, each concord beside hand-written.
     fn bench(&self, criterion: &mut Criterion, timings: &Timings) {
         let name = self.name;
@@ -719,6 +732,17 @@ fn main() {
     }
     let cls = Root::<concord::ClsArtifact, hand::ClsArtifact>::new("ClsArtifact", &set.bytes, &set.cls_artifact);
     let evidence = Root::<concord::Evidence, hand::Evidence>::new("Evidence", &set.bytes, &set.evidence);
+    // `CONCORD_BENCH_PROFILE="write ClsArtifact concord"` runs one routine
+    // once and stops: for a profiler, or for valgrind's instruction counts,
+    // which are the same on a busy machine as on a quiet one.
+    if let Ok(routine) = std::env::var("CONCORD_BENCH_PROFILE") {
+        match routine.split(' ').collect::<Vec<_>>().as_slice() {
+            [operation, "ClsArtifact", side] => cls.profile(operation, side),
+            [operation, "Evidence", side] => evidence.profile(operation, side),
+            _ => panic!("CONCORD_BENCH_PROFILE is `read|write|setup ClsArtifact|Evidence concord|hand`, not {routine:?}"),
+        }
+        return;
+    }
 
     let timings = Timings::default();
     let mut criterion = Criterion::default().configure_from_args();

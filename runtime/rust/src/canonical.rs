@@ -188,22 +188,46 @@ const ESCAPE: [u8; 256] = {
 /// is also how serde_json escapes.
 pub(crate) fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push(b'"');
     let bytes = text.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
     let mut run = 0;
-    for (index, &byte) in bytes.iter().enumerate() {
+    loop {
+        let at = next_escape(bytes, run);
+        out.extend_from_slice(&bytes[run..at]);
+        let Some(&byte) = bytes.get(at) else { break };
         let escape = ESCAPE[byte as usize];
-        if escape == 0 {
-            continue;
-        }
-        out.extend_from_slice(&bytes[run..index]);
         if escape == b'u' {
             out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(byte >> 4) as usize], HEX[(byte & 0xf) as usize]]);
         } else {
             out.extend_from_slice(&[b'\\', escape]);
         }
-        run = index + 1;
+        run = at + 1;
     }
-    out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
+}
+
+/// The position of the first byte at or after `from` that needs an escape,
+/// or the length: eight bytes at a time, then byte by byte.
+fn next_escape(bytes: &[u8], mut from: usize) -> usize {
+    while let Some(word) = bytes.get(from..from + 8) {
+        if needs_escape(u64::from_le_bytes(word.try_into().expect("eight bytes"))) {
+            break;
+        }
+        from += 8;
+    }
+    while from < bytes.len() && ESCAPE[bytes[from] as usize] == 0 {
+        from += 1;
+    }
+    from
+}
+
+/// Whether any of eight bytes is a control character, `"` or `\\`
+/// (the classic "has a byte less than n" and "has a zero byte" tricks).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    below_space | zero_byte(word ^ (ONES * b'"' as u64)) | zero_byte(word ^ (ONES * b'\\' as u64)) != 0
 }

@@ -18,6 +18,7 @@
 const POSITIONAL: std::ops::Range<i32> = -5..16;
 
 /// Appends the layout of a finite, non-negative-zero `value`.
+#[inline]
 pub fn write(out: &mut Vec<u8>, value: f64) {
     debug_assert!(value.is_finite() && !(value == 0.0 && value.is_sign_negative()));
     if value == 0.0 {
@@ -25,11 +26,43 @@ pub fn write(out: &mut Vec<u8>, value: f64) {
         return;
     }
     let mut buffer = zmij::Buffer::new();
-    let (digits, exponent) = shortest(buffer.format_finite(value.abs()));
+    let text = buffer.format_finite(value.abs());
     if value < 0.0 {
         out.push(b'-');
     }
-    lay_out(out, digits.as_slice(), exponent);
+    if is_laid_out(text.as_bytes()) {
+        out.extend_from_slice(text.as_bytes());
+    } else {
+        let (digits, exponent) = shortest(text);
+        lay_out(out, digits.as_slice(), exponent);
+    }
+}
+
+/// Whether a formatter's positional output already is concord's layout:
+/// `0.0…d…` or `d….d…` without needless zeros, its first digit at a decimal
+/// exponent in the positional range. (The common case, copied as it is.)
+fn is_laid_out(text: &[u8]) -> bool {
+    let Some(dot) = text.iter().position(|&b| !b.is_ascii_digit()) else { return false };
+    let (integer, fraction) = (&text[..dot], &text[dot + 1..]);
+    if text[dot] != b'.' || integer.is_empty() || fraction.is_empty() || !fraction.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let last = fraction[fraction.len() - 1];
+    let exponent = if integer == b"0" {
+        // 0.0…d…: the first significant digit, and no zero at the end.
+        let zeros = fraction.iter().take_while(|&&b| b == b'0').count() as i32;
+        if last == b'0' {
+            return false;
+        }
+        -zeros - 1
+    } else {
+        // d….d…: no leading zero, and no zero at the end but an integral value's `.0`.
+        if integer[0] == b'0' || (last == b'0' && fraction.len() > 1) {
+            return false;
+        }
+        integer.len() as i32 - 1
+    };
+    POSITIONAL.contains(&exponent)
 }
 
 /// The layout of `value` as a string (see [`write`]).
