@@ -4,12 +4,13 @@
 
 use crate::emit::{python, rust};
 use crate::error::Errors;
-use crate::model::{Model, Shape, TypeId, TypeKind};
+use crate::model::{self, Model, TypeId, TypeKind};
 use std::collections::HashMap;
 
 pub fn check(model: &Model) -> Result<(), Errors> {
     let mut errors = Errors::default();
     type_names(model, &mut errors);
+    let self_containing = self_containing_aliases(model);
     for id in model.ids() {
         let def = model.get(id);
         match &def.kind {
@@ -25,8 +26,8 @@ pub fn check(model: &Model) -> Result<(), Errors> {
                 let variants = values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
-            TypeKind::Alias(shape) => {
-                if alias_reaches(model, shape, id, &mut vec![]) {
+            TypeKind::Alias(_) => {
+                if self_containing[id.0] {
                     errors.push(
                         &def.origin.file,
                         &def.origin.pointer,
@@ -98,19 +99,21 @@ fn collisions(model: &Model, owner: TypeId, what: &str, becomes: &str, per_langu
     }
 }
 
-/// Whether an alias's shape reaches the alias again through aliases,
-/// arrays, maps and nullables only.
-fn alias_reaches(model: &Model, shape: &Shape, target: TypeId, visiting: &mut Vec<TypeId>) -> bool {
-    match shape {
-        Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) => alias_reaches(model, inner, target, visiting),
-        Shape::Named(id) if *id == target => true,
-        Shape::Named(id) if !visiting.contains(id) => match &model.get(*id).kind {
-            TypeKind::Alias(inner) => {
-                visiting.push(*id);
-                alias_reaches(model, inner, target, visiting)
+/// For each type, whether it is an alias that reaches itself again through
+/// aliases, arrays, maps and nullables only: the aliases on a cycle of the
+/// alias-to-alias graph. Linear in the number of types.
+fn self_containing_aliases(model: &Model) -> Vec<bool> {
+    let aliased = |id: TypeId| -> Option<TypeId> {
+        let TypeKind::Alias(shape) = &model.get(id).kind else { return None };
+        shape.named().filter(|target| matches!(model.get(*target).kind, TypeKind::Alias(_)))
+    };
+    let mut on_cycle = vec![false; model.types.len()];
+    for component in model::components(model.types.len(), model.ids(), |id| aliased(id).into_iter().collect()) {
+        if component.len() > 1 || aliased(component[0]) == Some(component[0]) {
+            for id in component {
+                on_cycle[id.0] = true;
             }
-            _ => false,
-        },
-        _ => false,
+        }
     }
+    on_cycle
 }

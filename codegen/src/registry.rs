@@ -4,6 +4,7 @@
 use crate::error::{pointer_push, Errors};
 use concord_runtime::strict;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 /// The index file's name inside a registry folder.
@@ -111,7 +112,6 @@ pub fn write_atomically(file: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 struct IndexEntry {
-    pointer: String,
     name: String,
     path: String,
     digest: Option<String>,
@@ -135,17 +135,21 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
         errors.push(&index_file, "/format", "`format` must be 1");
     }
     let mut entries: Vec<IndexEntry> = Vec::new();
+    // Where each name and path was first listed: a large index stays linear.
+    let (mut names, mut paths) = (HashMap::new(), HashMap::new());
     match object.get("schemas").and_then(Value::as_array) {
         None => errors.push(&index_file, "/schemas", "`schemas` must be an array of {name, path, digest}"),
         Some(items) => {
             for (position, item) in items.iter().enumerate() {
                 let pointer = format!("/schemas/{position}");
                 if let Some(entry) = read_entry(&index_file, &pointer, item, &mut errors) {
-                    if let Some(other) = entries.iter().find(|other| other.name == entry.name) {
-                        errors.push(&index_file, &pointer, format!("name {:?} is also used at {}", entry.name, other.pointer));
-                    } else if let Some(other) = entries.iter().find(|other| other.path == entry.path) {
-                        errors.push(&index_file, &pointer, format!("path {:?} is also listed at {}", entry.path, other.pointer));
+                    if let Some(other) = names.get(&entry.name) {
+                        errors.push(&index_file, &pointer, format!("name {:?} is also used at {other}", entry.name));
+                    } else if let Some(other) = paths.get(&entry.path) {
+                        errors.push(&index_file, &pointer, format!("path {:?} is also listed at {other}", entry.path));
                     } else {
+                        names.insert(entry.name.clone(), pointer.clone());
+                        paths.insert(entry.path.clone(), pointer);
                         entries.push(entry);
                     }
                 }
@@ -200,7 +204,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Error
     if errors.diagnostics.len() > before {
         return None;
     }
-    Some(IndexEntry { pointer: pointer.to_owned(), name: name?, path: path?, digest })
+    Some(IndexEntry { name: name?, path: path?, digest })
 }
 
 fn is_type_name(name: &str) -> bool {

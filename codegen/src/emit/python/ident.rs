@@ -17,6 +17,8 @@ const RESERVED_FIELDS: &[&str] = &[
     "model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate",
     "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json",
     "update_forward_refs", "validate",
+    // the model class's metaclass (`type`, `abc.ABCMeta`): pydantic warns that a field would shadow them
+    "mro", "register",
     // concord_runtime.Model
     "digest", "from_json", "to_json",
     // what generated annotations and defaults name

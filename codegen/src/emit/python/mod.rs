@@ -3,7 +3,7 @@
 
 pub mod ident;
 
-use crate::model::{Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{self, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use std::fmt::Write as _;
 
 /// The package's files: (path inside the package folder, contents).
@@ -12,47 +12,74 @@ pub fn package(model: &Model) -> Vec<(&'static str, String)> {
 }
 
 fn module(model: &Model) -> String {
-    // Top-level blocks, separated by two blank lines. Literal aliases come
-    // first and aliases last: classes read their annotations lazily, but an
-    // alias is evaluated where it stands.
+    // Top-level blocks, separated by two blank lines, each type after the
+    // types it names: an alias is evaluated where it stands, and a class
+    // whose annotations all resolve is complete (validator built) at once,
+    // so nothing is built twice and no chain is walked recursively at import.
     let mut blocks: Vec<String> = Vec::new();
-    for id in model.ids() {
-        if let TypeKind::Enum(values) = &model.get(id).kind {
-            let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
-            let head = format!("{} = typing.Literal[", class_name(model, id));
-            blocks.push(call(&head, &values, "]", "") + &docstring(&model.get(id).doc, ""));
+    let alias_rank = alias_ranks(model);
+    for component in model::components(model.types.len(), model.ids(), |id| model.references(id)) {
+        let cyclic = component.len() > 1 || model.references(component[0]).contains(&component[0]);
+        if !cyclic {
+            blocks.push(definition(model, component[0], &[]));
+            continue;
         }
+        // A recursion cycle: its classes first, their annotations naming the
+        // cycle quoted (resolved by the rebuild), then its aliases, which name
+        // the classes, in their own order; then the rebuilds.
+        let is_class = |id: &TypeId| matches!(model.get(*id).kind, TypeKind::Struct(_));
+        let (classes, mut aliases): (Vec<TypeId>, Vec<TypeId>) = component.iter().partition(|id| is_class(id));
+        aliases.sort_by_key(|id| alias_rank[id.0]);
+        blocks.extend(classes.iter().chain(&aliases).map(|id| definition(model, *id, &component)));
+        blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
     }
-    for id in model.ids() {
-        if let TypeKind::Struct(body) = &model.get(id).kind {
-            blocks.push(class(model, id, model.get(id), body));
-        }
-    }
-    for id in aliases_in_order(model) {
-        if let TypeKind::Alias(shape) = &model.get(id).kind {
-            let line = format!("{} = {}\n", class_name(model, id), python_type(model, shape));
-            blocks.push(line + &docstring(&model.get(id).doc, ""));
-        }
-    }
-    let rebuilds: String = model
-        .ids()
-        .filter(|id| matches!(model.get(*id).kind, TypeKind::Struct(_)))
-        .map(|id| format!("{}.model_rebuild()\n", class_name(model, id)))
-        .collect();
-    if !rebuilds.is_empty() {
-        blocks.push(rebuilds);
-    }
-    let mut names: Vec<String> = model.ids().map(|id| string_literal(&class_name(model, id))).collect();
-    names.sort();
+    let mut names: Vec<String> = model.ids().map(|id| class_name(model, id)).collect();
+    names.sort_by(|a, b| isort_order(a, b));
+    let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
     blocks.push(call("__all__ = [", &names, "]", ""));
 
     let mut out = format!("# {}\n", super::HEADER);
     out.push_str("\"\"\"Pydantic models of a concord registry: read with `Model.from_json`, write with `record.to_json()`.\"\"\"\n\n");
-    out.push_str("from __future__ import annotations\n\nimport typing\n\nimport concord_runtime\nimport pydantic\n");
+    // No `from __future__ import annotations`: every annotation but those in
+    // a cycle can be evaluated where it stands, which spares pydantic
+    // compiling each one from a string at import.
+    out.push_str("import typing\n\nimport concord_runtime\nimport pydantic\n");
     // isort's spacing: one blank line before a statement, two before a class.
     out.push_str(if blocks[0].starts_with("class ") { "\n\n" } else { "\n" });
     out.push_str(&blocks.join("\n\n"));
     out
+}
+
+/// One type's top-level block: a `typing.Literal` alias, a class, or a type
+/// alias. `pending` holds the types not defined yet where it stands.
+fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
+    let def = model.get(id);
+    match &def.kind {
+        TypeKind::Enum(values) => {
+            let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
+            let head = format!("{} = typing.Literal[", class_name(model, id));
+            call(&head, &values, "]", "") + &docstring(&def.doc, "")
+        }
+        TypeKind::Struct(body) => class(model, id, def, body, pending),
+        TypeKind::Alias(shape) => {
+            // `TypeAlias`: mypy reads `X = None` as a variable, not as the type of null.
+            format!("{}: typing.TypeAlias = {}\n", class_name(model, id), python_type(model, shape)) + &docstring(&def.doc, "")
+        }
+    }
+}
+
+/// Each alias's position in an order where every alias comes after the
+/// aliases it names (aliases never form a cycle on their own: see `check`).
+fn alias_ranks(model: &Model) -> Vec<usize> {
+    let aliased = |id: TypeId| match &model.get(id).kind {
+        TypeKind::Alias(shape) => shape.named().into_iter().collect(),
+        _ => vec![],
+    };
+    let mut rank = vec![0; model.types.len()];
+    for (position, id) in model::components(model.types.len(), model.ids(), aliased).into_iter().flatten().enumerate() {
+        rank[id.0] = position;
+    }
+    rank
 }
 
 /// `head` + comma-separated `items` + `tail` on one line when it fits in
@@ -70,7 +97,7 @@ fn call(head: &str, items: &[String], tail: &str, indent: &str) -> String {
     out + indent + tail + "\n"
 }
 
-fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct) -> String {
+fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[TypeId]) -> String {
     let mut out = format!("class {}(concord_runtime.Model):\n", class_name(model, id));
     if def.doc.is_some() {
         out.push_str(&docstring(&def.doc, "    "));
@@ -81,36 +108,40 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct) -> String {
         UnknownKeys::Refuse => "forbid",
         UnknownKeys::Keep | UnknownKeys::Typed(_) => "allow",
     };
-    let _ = writeln!(out, "    model_config = pydantic.ConfigDict(extra={})", string_literal(extra));
+    // pydantic warns at import when a field starts like its own methods
+    // (`model_dump_x`); the exact names are escaped (`ident::field`).
+    let protected = if body.fields.iter().any(|f| ident::field(&f.word).starts_with("model_")) { ", protected_namespaces=()" } else { "" };
+    let _ = writeln!(out, "    model_config = pydantic.ConfigDict(extra={}{protected})", string_literal(extra));
     let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
     let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
     for field in &body.fields {
         out.push('\n');
-        out.push_str(&field_lines(model, field));
+        out.push_str(&field_lines(model, field, pending));
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {
         let _ = write!(
             out,
-            "\n    __pydantic_extra__: dict[str, {}] = pydantic.Field(init=False)\n",
-            python_type(model, shape)
+            "\n    __pydantic_extra__: {} = pydantic.Field(init=False)\n",
+            quoted_if(format!("dict[str, {}]", python_type(model, shape)), shape, pending)
         );
         out.push_str(&docstring(&Some("Entries beyond the declared properties (`additionalProperties`), in the order read.".into()), "    "));
     }
     out
 }
 
-fn field_lines(model: &Model, field: &Field) -> String {
+fn field_lines(model: &Model, field: &Field, pending: &[TypeId]) -> String {
     let name = ident::field(&field.word);
     let ty = python_type(model, &field.shape);
     let alias = (name != field.json_name).then(|| format!("alias={}", string_literal(&field.json_name)));
     let (annotation, arguments) = match (field.required, field.shape.admits_null(model)) {
         (true, _) => (ty, alias.map(|alias| vec![alias])),
-        // Absent stays absent (unset, so not written); null is a value.
-        (false, true) if matches!(field.shape, Shape::Nullable(_) | Shape::Null | Shape::Any) => (ty, Some(default_none(alias))),
-        (false, true) => (format!("{ty} | None"), Some(default_none(alias))),
+        // Absent stays absent (unset, so not written); null is a value, and
+        // the type holds it already (`Nothing | None` would be `None | None`).
+        (false, true) => (ty, Some(default_none(alias))),
         // Absent stays absent; an explicit null is refused.
         (false, false) => (format!("concord_runtime.NotNull[{ty}]"), Some(default_none(alias))),
     };
+    let annotation = quoted_if(annotation, &field.shape, pending);
     let mut out = match arguments {
         None => format!("    {name}: {annotation}\n"),
         Some(arguments) if arguments == ["default=None"] => format!("    {name}: {annotation} = None\n"),
@@ -118,6 +149,15 @@ fn field_lines(model: &Model, field: &Field) -> String {
     };
     out.push_str(&docstring(&field.doc, "    "));
     out
+}
+
+/// A forward reference (a string annotation) when `shape` names a type not
+/// defined yet.
+fn quoted_if(annotation: String, shape: &Shape, pending: &[TypeId]) -> String {
+    match shape.named() {
+        Some(id) if pending.contains(&id) => string_literal(&annotation),
+        _ => annotation,
+    }
 }
 
 fn default_none(alias: Option<String>) -> Vec<String> {
@@ -143,32 +183,43 @@ fn python_type(model: &Model, shape: &Shape) -> String {
     }
 }
 
-/// Aliases ordered so that each comes after the aliases it names.
-fn aliases_in_order(model: &Model) -> Vec<TypeId> {
-    fn visit(model: &Model, id: TypeId, order: &mut Vec<TypeId>) {
-        if order.contains(&id) {
-            return;
+/// The order ruff (RUF022) wants `__all__` in: all-capitals names (`S000`)
+/// first, then capitalized ones, then the rest; digit runs compared as numbers.
+fn isort_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let group = |name: &str| {
+        let cased = name.chars().any(|c| c.is_ascii_alphabetic());
+        if name.len() > 1 && cased && !name.chars().any(|c| c.is_ascii_lowercase()) {
+            0
+        } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            1
+        } else {
+            2
         }
-        if let TypeKind::Alias(shape) = &model.get(id).kind {
-            for named in named_in(shape) {
-                visit(model, named, order);
-            }
-            order.push(id);
-        }
-    }
-    let mut order = Vec::new();
-    for id in model.ids() {
-        visit(model, id, &mut order);
-    }
-    order
+    };
+    group(a).cmp(&group(b)).then_with(|| natural_order(a, b))
 }
 
-fn named_in(shape: &Shape) -> Vec<TypeId> {
-    match shape {
-        Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) => named_in(inner),
-        Shape::Named(id) => vec![*id],
-        _ => vec![],
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].is_ascii_digit() && b[j].is_ascii_digit() {
+            let run = |s: &[u8], k: usize| k + s[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let (end_a, end_b) = (run(a, i), run(b, j));
+            let (x, y) = (&a[i..end_a], &b[j..end_b]);
+            // natord's rule: a run with a leading zero reads as a fraction.
+            let order = if x[0] == b'0' || y[0] == b'0' { x.cmp(y) } else { x.len().cmp(&y.len()).then_with(|| x.cmp(y)) };
+            if order.is_ne() {
+                return order;
+            }
+            (i, j) = (end_a, end_b);
+        } else if a[i] != b[j] {
+            return a[i].cmp(&b[j]);
+        } else {
+            (i, j) = (i + 1, j + 1);
+        }
     }
+    (a.len() - i).cmp(&(b.len() - j)).then_with(|| a.cmp(b))
 }
 
 /// A Python string literal that holds `text` exactly; nothing in `text` can

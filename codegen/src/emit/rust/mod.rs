@@ -11,8 +11,14 @@ use quote::{format_ident, quote};
 /// The whole registry as one Rust module (to `include!` or to check in).
 pub fn module(model: &Model) -> String {
     let boxed = Components::new(model);
-    let items = model.ids().map(|id| item(model, id, &boxed));
-    format_file(quote! { #(#items)* })
+    // Formatted a type at a time: one syntax tree of the whole registry
+    // would cost memory and time out of proportion to its size.
+    let mut out = format!("// {}\n", super::HEADER);
+    for id in model.ids() {
+        out.push('\n');
+        out.push_str(&format_items(item(model, id, &boxed)));
+    }
+    out
 }
 
 /// A `main` for `concord roundtrip`: reads `Name\tpath` lines on stdin and
@@ -63,8 +69,13 @@ pub fn roundtrip_main(model: &Model) -> String {
 }
 
 fn format_file(tokens: TokenStream) -> String {
+    format!("// {}\n\n{}", super::HEADER, format_items(tokens))
+}
+
+/// Items formatted by prettyplease, with a blank line between top-level items.
+fn format_items(tokens: TokenStream) -> String {
     let file: syn::File = syn::parse2(tokens).expect("the Rust emitter writes valid Rust");
-    let mut out = format!("// {}\n\n", super::HEADER);
+    let mut out = String::new();
     // prettyplease puts items right under each other; a blank line between
     // top-level items reads better.
     let mut item_ended = false;

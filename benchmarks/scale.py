@@ -1,0 +1,293 @@
+"""Scaling of concord on large registries: generation time of both languages,
+and the import time of the generated Python package against the same models
+hand-written as plain pydantic classes in dependency order. Medians of
+repeated runs; each import runs in a fresh interpreter.
+
+    .venv/bin/python benchmarks/scale.py [--runs N] [--chain N]
+    .venv/bin/python benchmarks/scale.py write-registry DIR [--schemas N]
+    .venv/bin/python benchmarks/scale.py write-chain DIR [--chain N]
+    .venv/bin/python benchmarks/scale.py write-handwritten FILE [--schemas N]
+
+The registries are deterministic: (a) 500 schemas of 11 object types each,
+linked by `$defs` and `$ref` chains, with strings, integers, numbers,
+booleans, nullables, arrays, maps, enums, closed types and growth points;
+(b) one schema holding a chain of 20,000 types, alternately `$ref` aliases
+and objects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+NODES = 10
+"""Object types in each schema's `$defs` (the root is the eleventh)."""
+KINDS = ["alpha", "beta", "gamma"]
+
+
+def node_name(schema: int, node: int) -> str:
+    return f"S{schema:03d}Node{node}"
+
+
+def node_schema(schema: int, node: int) -> dict[str, Any]:
+    """One `$defs` object type: a mix of property kinds, `next` and `children` chaining to the later nodes."""
+    properties: dict[str, Any] = {
+        "id": {"type": "string", "description": "Identifier."},
+        "count": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "enabled": {"type": "boolean"},
+        "note": {"type": ["string", "null"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "attrs": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "kind": {"type": "string", "enum": KINDS},
+        "label": {"$ref": f"#/$defs/S{schema:03d}Label"},
+        "createdAt": {"type": "string"},
+    }
+    if node + 1 < NODES:
+        properties["next"] = {"$ref": f"#/$defs/{node_name(schema, node + 1)}"}
+    if node + 2 < NODES:
+        properties["children"] = {"type": "array", "items": {"$ref": f"#/$defs/{node_name(schema, node + 2)}"}}
+    body: dict[str, Any] = {"type": "object", "properties": properties, "required": ["id"]}
+    if node % 4 == 0:
+        body["x-growth-point"] = True
+    elif node % 4 == 3:
+        body["additionalProperties"] = False
+    return body
+
+
+def schema_document(schema: int) -> dict[str, Any]:
+    prefix = f"S{schema:03d}"
+    defs: dict[str, Any] = {
+        f"{prefix}Label": {"type": "string"},
+        f"{prefix}Labels": {"type": "array", "items": {"$ref": f"#/$defs/{prefix}Label"}},
+    }
+    for node in range(NODES):
+        defs[node_name(schema, node)] = node_schema(schema, node)
+    return {
+        "$schema": DRAFT,
+        "title": f"Synthetic schema {schema}",
+        "type": "object",
+        "properties": {
+            "version": {"type": "integer"},
+            "head": {"$ref": f"#/$defs/{node_name(schema, 0)}"},
+            "labels": {"$ref": f"#/$defs/{prefix}Labels"},
+            "spare": {"type": "array", "items": {"$ref": f"#/$defs/{node_name(schema, NODES // 2)}"}},
+        },
+        "required": ["version", "head"],
+        "$defs": defs,
+    }
+
+
+def chain_document(length: int) -> dict[str, Any]:
+    """`T0 -> T1 -> ... `: even links are `$ref` aliases, odd ones objects whose `next` is the following link."""
+    defs: dict[str, Any] = {}
+    for link in range(length):
+        following = {"$ref": f"#/$defs/T{link + 1}"} if link + 1 < length else {"type": "string"}
+        if link % 2 == 0:
+            defs[f"T{link}"] = following
+        else:
+            defs[f"T{link}"] = {"type": "object", "properties": {"value": {"type": "integer"}, "next": following}}
+    return {
+        "$schema": DRAFT,
+        "type": "object",
+        "properties": {"start": {"$ref": "#/$defs/T0"}},
+        "$defs": defs,
+    }
+
+
+def write_pinned(directory: Path, documents: list[tuple[str, dict[str, Any]]]) -> None:
+    """Writes each document and a `registry.json` pinning its exact bytes, as `concord pin` would."""
+    directory.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for name, document in documents:
+        path = f"{name.lower()}.schema.json"
+        data = (json.dumps(document, indent=2) + "\n").encode()
+        (directory / path).write_bytes(data)
+        entries.append({"name": name, "path": path, "digest": "sha256:" + hashlib.sha256(data).hexdigest()})
+    index = json.dumps({"format": 1, "schemas": entries}, indent=2) + "\n"
+    (directory / "registry.json").write_text(index)
+
+
+def write_registry(directory: Path, schemas: int = 500) -> None:
+    write_pinned(directory, [(f"S{schema:03d}", schema_document(schema)) for schema in range(schemas)])
+
+
+def write_chain(directory: Path, length: int = 20_000) -> None:
+    write_pinned(directory, [("Chain", chain_document(length))])
+
+
+def handwritten(schemas: int = 500) -> str:
+    """The models of :func:`write_registry` as a pydantic user would write them: plain
+    classes, each after the types it names, no forward references."""
+    lines = ["from typing import Any, Literal", "", "import pydantic", ""]
+    for schema in range(schemas):
+        prefix = f"S{schema:03d}"
+        lines += [f"{prefix}Label = str", f"{prefix}Labels = list[{prefix}Label]", ""]
+        for node in reversed(range(NODES)):
+            name = node_name(schema, node)
+            extra = {0: "allow", 3: "forbid"}.get(node % 4, "ignore")
+            lines += [
+                f"{name}Kind = Literal[{', '.join(repr(kind) for kind in KINDS)}]",
+                "",
+                "",
+                f"class {name}(pydantic.BaseModel):",
+                f'    model_config = pydantic.ConfigDict(extra="{extra}")',
+                "    id: str",
+                "    count: int | None = None",
+                "    ratio: float | None = None",
+                "    enabled: bool | None = None",
+                "    note: str | None = None",
+                "    tags: list[str] | None = None",
+                "    attrs: dict[str, int] | None = None",
+                f"    kind: {name}Kind | None = None",
+                f"    label: {prefix}Label | None = None",
+                '    created_at: str | None = pydantic.Field(default=None, alias="createdAt")',
+            ]
+            if node + 1 < NODES:
+                lines.append(f"    next: {node_name(schema, node + 1)} | None = None")
+            if node + 2 < NODES:
+                lines.append(f"    children: list[{node_name(schema, node + 2)}] | None = None")
+            lines.append("")
+        lines += [
+            "",
+            f"class {prefix}(pydantic.BaseModel):",
+            "    version: int",
+            f"    head: {node_name(schema, 0)}",
+            f"    labels: {prefix}Labels | None = None",
+            f"    spare: list[{node_name(schema, NODES // 2)}] | None = None",
+            "",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def timed(command: list[str], timeout: float) -> float:
+    """Seconds one run takes; infinity when it fails or takes longer than `timeout` (printed as "no result")."""
+    start = time.perf_counter()
+    try:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return float("inf")
+    except subprocess.CalledProcessError as error:
+        print(f"failed ({error.returncode}): {' '.join(command)}\n{error.stderr.decode()[-500:]}", file=sys.stderr)
+        return float("inf")
+    return time.perf_counter() - start
+
+
+def median_of_runs(command: list[str], runs: int, timeout: float) -> float:
+    samples: list[float] = []
+    for _ in range(runs):
+        samples.append(timed(command, timeout))
+        if samples[-1] == float("inf"):
+            break  # once is enough to know
+    return median(samples)
+
+
+IMPORT = """
+import sys, time
+import pydantic, concord_runtime
+start = time.perf_counter()
+import {module}
+print(time.perf_counter() - start)
+"""
+
+
+def import_seconds(module: str, path: list[Path]) -> float:
+    """One import in a fresh interpreter, pydantic and the runtime already loaded."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in path))
+    output = subprocess.run(
+        [sys.executable, "-c", IMPORT.format(module=module)], check=True, capture_output=True, text=True, env=env
+    )
+    return float(output.stdout.strip().splitlines()[-1])
+
+
+def concord_binary() -> Path:
+    subprocess.run(["cargo", "build", "--quiet", "-p", "concord-codegen", "--release"], check=True, cwd=ROOT)
+    return ROOT / "target" / "release" / "concord"
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1].startswith("write-"):
+        writer = argparse.ArgumentParser(prog="scale.py")
+        writer.add_argument("what", choices=["write-registry", "write-chain", "write-handwritten"])
+        writer.add_argument("target", type=Path)
+        writer.add_argument("--schemas", type=int, default=500)
+        writer.add_argument("--chain", type=int, default=20_000)
+        arguments = writer.parse_args()
+        if arguments.what == "write-registry":
+            write_registry(arguments.target, arguments.schemas)
+        elif arguments.what == "write-chain":
+            write_chain(arguments.target, arguments.chain)
+        else:
+            arguments.target.write_text(handwritten(arguments.schemas))
+        return
+
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--runs", type=int, default=5)
+    options.add_argument("--schemas", type=int, default=500)
+    options.add_argument("--chain", type=int, default=20_000)
+    options.add_argument("--timeout", type=float, default=300, help="seconds before a generation run is given up")
+    options.add_argument(
+        "--runtime", type=Path, default=ROOT / "runtime" / "python", help="concord_runtime to import with"
+    )
+    arguments = options.parse_args()
+    concord = concord_binary()
+    runtime = arguments.runtime.resolve()
+
+    with tempfile.TemporaryDirectory(prefix="concord-scale-") as scratch:
+        work = Path(scratch)
+        write_registry(work / "registry", arguments.schemas)
+        write_chain(work / "chain", arguments.chain)
+        (work / "handwritten").mkdir()
+        (work / "handwritten" / "handwritten_models.py").write_text(handwritten(arguments.schemas))
+
+        rows: list[tuple[str, float, str]] = []
+        for label, registry in [(f"{arguments.schemas} schemas", "registry"), (f"{arguments.chain} chained", "chain")]:
+            command = [
+                str(concord),
+                "generate",
+                "--registry",
+                str(work / registry),
+                "--out",
+                str(work / f"{registry}-out"),
+            ]
+            generate = median_of_runs(command, arguments.runs, arguments.timeout)
+            rows.append(
+                (f"generate both languages, {label}", generate, "no result" if generate == float("inf") else "")
+            )
+
+        package = work / "registry-out" / "python"
+        # Bytecode first, as an installed package has it: the imports then measure pydantic, not the compiler.
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package), str(work / "handwritten")], check=True)
+        concord_import, plain_import = [], []
+        for _ in range(arguments.runs):
+            concord_import.append(import_seconds("concord_registry", [package, runtime]))
+            plain_import.append(import_seconds("handwritten_models", [work / "handwritten", runtime]))
+        concord_seconds, plain_seconds = median(concord_import), median(plain_import)
+        ratio = concord_seconds / plain_seconds
+        rows.append((f"import concord_registry, {arguments.schemas} schemas", concord_seconds, f"{ratio:.2f}x"))
+        rows.append(("import the same models hand-written (plain pydantic)", plain_seconds, "1.00x"))
+
+    print(f"{'measure':<60} {'median s':>9} {'ratio':>7}")
+    for label, seconds, note in rows:
+        print(f"{label:<60} {seconds:>9.3f} {note:>7}")
+    print(f"import target: <= 1.5x the hand-written models ({'met' if ratio <= 1.5 else 'MISSED'})")
+
+
+if __name__ == "__main__":
+    main()

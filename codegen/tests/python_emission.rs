@@ -1,0 +1,165 @@
+//! The Python package's shape at scale: every type defined after the types
+//! it names, deep chains that import, and names pydantic treats specially.
+
+use concord_codegen::model::{Field, Model, Origin, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn concord(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_concord")).args(args).current_dir(workspace()).output().unwrap()
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+/// The Python that has the pinned packages: `scripts/test` makes `.venv`.
+fn python() -> String {
+    let python = std::env::var("CONCORD_PYTHON").unwrap_or_else(|_| workspace().join(".venv/bin/python").display().to_string());
+    assert!(Path::new(&python).exists(), "no Python at {python}: run scripts/test, which creates .venv with the pinned packages");
+    python
+}
+
+/// Runs `code` with the generated package of `out` and the runtime on the path;
+/// any warning is an error.
+fn run_python(out: &Path, code: &str) -> Output {
+    let path = std::env::join_paths([out.join("python"), workspace().join("runtime/python")]).unwrap();
+    Command::new(python()).args(["-W", "error", "-c", code]).env("PYTHONPATH", path).output().unwrap()
+}
+
+/// Writes a one-schema registry pinned to its bytes, generates both
+/// languages, and returns the output folder.
+fn generate(scratch: &Path, schema: &Value) -> PathBuf {
+    let registry = scratch.join("registry");
+    std::fs::create_dir_all(&registry).unwrap();
+    let bytes = serde_json::to_vec_pretty(schema).unwrap();
+    std::fs::write(registry.join("root.schema.json"), &bytes).unwrap();
+    let digest = concord_codegen::registry::digest(&bytes);
+    let index = json!({"format": 1, "schemas": [{"name": "Root", "path": "root.schema.json", "digest": digest}]});
+    std::fs::write(registry.join("registry.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+    let out = scratch.join("generated");
+    let generate = concord(&["generate", "--registry", registry.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(generate.status.success(), "{}", text(&generate));
+    out
+}
+
+/// `D0.next -> D1 -> ... -> D299`: each class was defined before the classes
+/// it names, and rebuilding D0 walked the whole chain (`RecursionError` from
+/// 57 types on). Deeper chains are bounded by the runtime, not the order: the
+/// wrap validator on `concord_runtime.Model` keeps pydantic-core from reusing
+/// a nested model's validator, so each class builds its chain's validators
+/// again, recursively (a segfault from about 700 types on).
+#[test]
+fn a_chain_of_three_hundred_nested_types_imports_and_reads() {
+    const DEPTH: usize = 300;
+    let mut defs = serde_json::Map::new();
+    for link in 0..DEPTH {
+        let mut properties = json!({"value": {"type": "integer"}});
+        if link + 1 < DEPTH {
+            properties["next"] = json!({"$ref": format!("#/$defs/D{}", link + 1)});
+        }
+        defs.insert(format!("D{link}"), json!({"type": "object", "properties": properties}));
+    }
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"start": {"$ref": "#/$defs/D0"}},
+        "$defs": defs,
+    });
+    let scratch = tempfile::tempdir().unwrap();
+    let out = generate(scratch.path(), &schema);
+
+    let module = std::fs::read_to_string(out.join("python/concord_registry/__init__.py")).unwrap();
+    assert!(!module.contains("model_rebuild"), "no cycle, so nothing to rebuild");
+    let position = |class: &str| module.find(&format!("\nclass {class}(")).unwrap_or_else(|| panic!("no class {class}"));
+    assert!(position("D299") < position("D298") && position("D1") < position("D0") && position("D0") < position("Root"));
+
+    let read = run_python(
+        &out,
+        "import concord_registry as m\n\
+         data = b'{\"start\":{\"next\":{\"next\":{\"value\":3},\"value\":2},\"value\":1}}'\n\
+         record = m.Root.from_json(data)\n\
+         assert record.start.next.next.value == 3\n\
+         assert record.to_json() == b'{\"start\":{\"value\":1,\"next\":{\"value\":2,\"next\":{\"value\":3}}}}', record.to_json()\n",
+    );
+    assert!(read.status.success(), "{}", text(&read));
+}
+
+/// `tests/quirks`: a `$defs` alias of null (its Python type is `None`, and
+/// `Nothing | None` would be `None | None`), names pydantic warns about, and
+/// recursion through an alias, run through both languages.
+#[test]
+fn quirks_round_trip_in_both_languages_and_import_without_warnings() {
+    let python = python();
+    let work = workspace().join("target/concord-roundtrip");
+    let args = ["roundtrip", "--registry", "tests/quirks/registry", "--fixtures", "tests/quirks/roundtrip", "--work-dir"];
+    let output = concord(&[&args[..], &[work.to_str().unwrap(), "--python", &python]].concat());
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).ends_with(" passed, 0 failed\n"), "{}", text(&output));
+    let passed: usize = text(&output).lines().last().unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(passed >= 10, "{}", text(&output));
+
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("generated");
+    let generate = concord(&["generate", "--registry", "tests/quirks/registry", "--out", out.to_str().unwrap()]);
+    assert!(generate.status.success(), "{}", text(&generate));
+    let import = run_python(&out, "import concord_registry as m\nassert m.Quirks.model_fields['mro_'].alias == 'mro'\n");
+    assert!(import.status.success(), "{}", text(&import));
+}
+
+fn alias(name: &str, shape: Shape) -> TypeDef {
+    TypeDef {
+        name: name.to_owned(),
+        origin: Origin { file: "chain.schema.json".into(), pointer: format!("/$defs/{name}") },
+        doc: None,
+        schema_digest: "sha256:0".to_owned(),
+        is_root: false,
+        kind: TypeKind::Alias(shape),
+    }
+}
+
+/// A chain of 100,000 `$ref` aliases is checked and written in one pass:
+/// a walk along the chain per alias was cubic (10,000 took minutes) and
+/// recursion along it overflowed the stack.
+#[test]
+fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
+    const LENGTH: usize = 100_000;
+    let mut model = Model::default();
+    let field = Field {
+        json_name: "start".to_owned(),
+        word: "start".to_owned(),
+        doc: None,
+        shape: Shape::Nullable(Box::new(Shape::Named(TypeId(1)))),
+        required: false,
+        pointer: "/properties/start".to_owned(),
+    };
+    let mut root = alias("Root", Shape::Any);
+    root.kind = TypeKind::Struct(Struct { fields: vec![field], unknown_keys: UnknownKeys::Drop });
+    model.types.push(root);
+    for link in 0..LENGTH {
+        let next = if link + 1 < LENGTH { Shape::Named(TypeId(link + 2)) } else { Shape::String };
+        model.types.push(alias(&format!("T{link}"), next));
+    }
+    concord_codegen::check::check(&model).unwrap();
+    assert!(!Shape::Named(TypeId(1)).admits_null(&model));
+
+    let (_, module) = concord_codegen::emit::python::package(&model).remove(0);
+    let line = |link: usize| {
+        let next = if link + 1 < LENGTH { format!("T{}", link + 1) } else { "str".to_owned() };
+        module.find(&format!("\nT{link}: typing.TypeAlias = {next}\n")).unwrap_or_else(|| panic!("no alias T{link}"))
+    };
+    for link in (1..LENGTH).step_by(997) {
+        assert!(line(link) < line(link - 1), "T{link} must come before T{}", link - 1);
+    }
+    assert!(line(0) < module.find("\nclass Root(").unwrap());
+
+    // A loop of aliases is still found, once per alias on it.
+    model.types[LENGTH].kind = TypeKind::Alias(Shape::Array(Box::new(Shape::Named(TypeId(1)))));
+    let errors = concord_codegen::check::check(&model).unwrap_err().to_string();
+    assert_eq!(errors.matches("contains itself with no object in between").count(), LENGTH, "{}", &errors[..200]);
+}
