@@ -5,8 +5,15 @@ Every generated model subclasses :class:`Model`: read a record with
 the exact bytes the Rust bindings write for the same record.
 """
 
-from concord_runtime._json import dumps
-from concord_runtime._model import Int64, Model, NotNull, RecordError
+try:
+    from concord_runtime import _core  # noqa: F401
+except ImportError as error:  # a broken install, named plainly
+    raise ImportError(
+        "concord_runtime's compiled core (concord_runtime._core) is missing: install the package with "
+        "`pip install ./runtime/python` (needs cargo), or run scripts/test, which builds it in place"
+    ) from error
+from concord_runtime._json import RecordError, dumps
+from concord_runtime._model import Int64, Model, NotNull
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.strict import JsonError
 

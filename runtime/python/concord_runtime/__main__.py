@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if arguments.action == "check":
-            strict.read(data, max_bytes=arguments.max_bytes)
+            strict.check(data, max_bytes=arguments.max_bytes)
             sys.stdout.write("ok\n")
         elif arguments.action == "canon":
             sys.stdout.buffer.write(canonical.canonicalize(data, max_bytes=arguments.max_bytes))

@@ -1,9 +1,12 @@
-"""Compact JSON writing that matches serde_json byte for byte.
+"""Compact JSON writing in pure Python: the oracle that tests hold the compiled
+core's writer (``Model.to_json``) to, byte for byte and refusal for refusal.
 
-The standard library's ``json.dumps`` differs from serde_json in one place:
-floats. Both write the shortest digits that read back exactly, but lay them
-out differently (Python ``1e-07`` and ``1e-05``, serde_json ``1e-7`` and
-``0.00001``). Strings are escaped alike (``ensure_ascii=False``).
+The standard library's ``json.dumps`` differs from concord's bytes in one
+place: floats. Both write the shortest digits that read back exactly, but lay
+them out differently (Python ``1e-07`` and ``1e-05``, concord ``1e-7`` and
+``0.00001``). Strings are escaped alike (``ensure_ascii=False``). What the
+strict profile refuses on reading is refused on writing, at its JSON pointer:
+``NaN``/``Infinity``, negative zero, integers outside ±(2^53-1).
 """
 
 from __future__ import annotations
@@ -13,11 +16,24 @@ from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any
 
+MAX_SAFE_INTEGER = 2**53 - 1
+MAX_DEPTH = 64
+
+
+class RecordError(ValueError):
+    """A record was refused (on reading or writing): ``pointer`` is the JSON pointer of the refused value."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(f'at "{pointer}": {message}')
+        self.pointer = pointer
+        self.message = message
+
 
 def dumps(value: Any) -> str:
-    """Writes ``value`` (built from dict, list, str, int, float, bool and None) as compact JSON."""
+    """Writes ``value`` (built from dict, list, str, int, float, bool and None) as compact JSON;
+    raises :class:`RecordError` for a value the strict profile would refuse."""
     parts: list[str] = []
-    _write(value, parts.append)
+    _write(value, parts.append, ())
     return "".join(parts)
 
 
@@ -27,7 +43,7 @@ def pointer_token(token: object) -> str:
 
 
 def format_float(value: float) -> str:
-    """The text serde_json writes for a finite float."""
+    """concord's text for a finite float (docs/output-bytes.md); the oracle of the compiled core's."""
     if not math.isfinite(value):
         raise ValueError(f"{value!r} is not a JSON number")
     text = repr(value)
@@ -43,7 +59,21 @@ def format_float(value: float) -> str:
     return f"{mantissa}e{'-' if exponent < 0 else '+'}{abs(exponent)}"
 
 
-def _write(value: Any, out: Callable[[str], object]) -> None:
+def _refuse(path: tuple[object, ...], message: str) -> RecordError:
+    return RecordError("".join("/" + pointer_token(token) for token in path), message)
+
+
+def _string(text: str, path: tuple[object, ...]) -> str:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            surrogate = ord(text[error.start])
+            raise _refuse(path, f"a string holds the lone surrogate U+{surrogate:04X}") from None
+    return encode_basestring(text)
+
+
+def _write(value: Any, out: Callable[[str], object], path: tuple[object, ...]) -> None:
     if value is None:
         out("null")
     elif value is True:
@@ -51,11 +81,22 @@ def _write(value: Any, out: Callable[[str], object]) -> None:
     elif value is False:
         out("false")
     elif isinstance(value, str):
-        out(encode_basestring(value))
+        out(_string(value, path))
     elif isinstance(value, int):
+        if abs(value) > MAX_SAFE_INTEGER:
+            text = int.__repr__(value)
+            shown = text if len(text) <= 20 else text[:20] + "…"
+            raise _refuse(path, f"integer {shown} is outside ±(2^53-1), which the strict profile refuses")
         out(int.__repr__(value))
     elif isinstance(value, float):
+        if not math.isfinite(value):
+            # Worded as the Rust writer words it (f64's Display: NaN, inf, -inf).
+            raise _refuse(path, f"{'NaN' if math.isnan(value) else repr(value)} is not a JSON number")
+        if value == 0.0 and math.copysign(1.0, value) < 0:
+            raise _refuse(path, "negative zero is refused")
         out(format_float(value))
+    elif isinstance(value, (dict, list, tuple)) and len(path) == MAX_DEPTH:
+        raise _refuse(path, f"nesting deeper than {MAX_DEPTH} levels")
     elif isinstance(value, dict):
         out("{")
         first = True
@@ -63,16 +104,16 @@ def _write(value: Any, out: Callable[[str], object]) -> None:
             if not first:
                 out(",")
             first = False
-            out(encode_basestring(key))
+            out(_string(key, path))
             out(":")
-            _write(item, out)
+            _write(item, out, (*path, key))
         out("}")
     elif isinstance(value, (list, tuple)):
         out("[")
         for position, item in enumerate(value):
             if position:
                 out(",")
-            _write(item, out)
+            _write(item, out, (*path, position))
         out("]")
     else:
-        raise TypeError(f"cannot write {type(value).__name__} as JSON")
+        raise _refuse(path, f"cannot write {type(value).__name__} as JSON")

@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 import pydantic
-from concord_runtime import canonical, strict
-from concord_runtime._json import dumps, pointer_token
+import pydantic_core
+from concord_runtime import _core, canonical, strict
+from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
+
+__all__ = ["Int64", "Model", "NotNull", "RecordError"]
 
 T = TypeVar("T")
 
-Int64 = Annotated[int, pydantic.Field(strict=True, ge=-(2**63), le=2**63 - 1)]
-"""A JSON integer that fits Rust's ``i64``: ``1.0``, ``"7"`` and ``true`` are refused."""
+Int64 = Annotated[int, pydantic.Field(strict=True, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+"""A JSON integer within ±(2^53-1), the range the strict profile reads and both languages
+write: ``1.0``, ``"7"`` and ``true`` are refused."""
 
 
 def _refuse_null(value: Any) -> Any:
@@ -24,43 +28,77 @@ NotNull = Annotated[T | None, pydantic.BeforeValidator(_refuse_null)]
 """An optional property whose type is not nullable: absent gives ``None``, an explicit ``null`` is refused."""
 
 
-class RecordError(ValueError):
-    """A record was refused: ``pointer`` is the JSON pointer of the refused value."""
-
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(f'at "{pointer}": {message}')
-        self.pointer = pointer
-        self.message = message
-
-
 def _pointer(location: tuple[int | str, ...]) -> str:
     return "".join("/" + pointer_token(part) for part in location)
 
 
-class Model(pydantic.BaseModel):
-    """Base of every generated model: strict reading, exact writing."""
+def _record_error(error: pydantic.ValidationError) -> RecordError:
+    first = error.errors(include_url=False)[0]
+    return RecordError(_pointer(tuple(first["loc"])), first["msg"])
 
-    model_config = pydantic.ConfigDict(strict=True, allow_inf_nan=False, use_attribute_docstrings=True)
+
+@classmethod  # type: ignore[misc]
+def _set_only_what_was_read(cls: type[Model], data: Any, handler: pydantic.ModelWrapValidatorHandler[Model]) -> Model:
+    """Where a kept unknown key is spelled like a field's Python name (``foo_bar``
+    beside the property ``fooBar``), pydantic also marks that field as set, and
+    ``exclude_unset`` would then write it as null. Unmark it: a field is set only
+    when its own JSON name was read. Installed only on the growth points that
+    have such a field (see ``Model.__init_subclass__``): it costs speed."""
+    model = handler(data)
+    extra = model.__pydantic_extra__
+    if extra and isinstance(data, dict):
+        fields = type(model).model_fields
+        for name in model.__pydantic_fields_set__ & extra.keys():
+            field = fields.get(name)
+            if field is not None and (field.alias or name) not in data:
+                model.__pydantic_fields_set__.discard(name)
+    return model
+
+
+def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None:
+    """pydantic's validated assignment drops a kept unknown key spelled like a field's
+    Python name; put it back, in its place."""
+    kept = dict(self.__pydantic_extra__ or {})
+    pydantic.BaseModel.__setattr__(self, name, value)
+    extra = self.__pydantic_extra__
+    if extra is not None and not kept.keys() <= extra.keys():
+        self.__pydantic_extra__ = {key: extra.get(key, item) for key, item in kept.items()} | extra
+
+
+class Model(pydantic.BaseModel):
+    """Base of every generated model: strict reading, exact writing.
+
+    Reading JSON goes by JSON names only; constructing in Python takes either
+    the Python name (``CallNode(class_="x")``) or the JSON name. Assignment is
+    validated, so a value the record's type (or the strict profile) refuses is
+    refused where it is assigned."""
+
+    model_config = pydantic.ConfigDict(
+        strict=True,
+        allow_inf_nan=False,
+        use_attribute_docstrings=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+        validate_assignment=True,
+        # Written as NaN/Infinity, so that the core's writer sees and refuses them.
+        ser_json_inf_nan="constants",
+    )
 
     NAME: ClassVar[str]
     SCHEMA_DIGEST: ClassVar[str]
 
-    @pydantic.model_validator(mode="wrap")
-    @classmethod
-    def _set_only_what_was_read(cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Self]) -> Self:
-        """Where a kept unknown key is spelled like a field's Python name (``foo_bar``
-        beside the property ``fooBar``), pydantic also marks that field as set, and
-        ``exclude_unset`` would then write it as null. Unmark it: a field is set only
-        when its own JSON name was read."""
-        model = handler(data)
-        extra = model.__pydantic_extra__
-        if extra and isinstance(data, dict):
-            fields = type(model).model_fields
-            for name in model.__pydantic_fields_set__ & extra.keys():
-                field = fields.get(name)
-                if field is not None and (field.alias or name) not in data:
-                    model.__pydantic_fields_set__.discard(name)
-        return model
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A growth point (extra="allow") with a field whose Python name differs
+        # from its JSON name needs the wrap validator; no other type pays for it.
+        config = cls.__dict__.get("model_config", {})
+        renamed = any(
+            isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name)
+            for name, value in cls.__dict__.items()
+        )
+        if config.get("extra") == "allow" and renamed:
+            cls._set_only_what_was_read = pydantic.model_validator(mode="wrap")(_set_only_what_was_read)  # type: ignore[attr-defined]
+            cls.__setattr__ = _keep_unknown_keys_on_assignment  # type: ignore[method-assign,assignment]
 
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
@@ -68,21 +106,46 @@ class Model(pydantic.BaseModel):
         and refuses anything its schema refuses (raises :class:`RecordError`)."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        value = strict.read(data, max_bytes=max_bytes)
+        if max_bytes < 0:
+            raise ValueError("max_bytes must not be negative")
+        _core.check(data, max_bytes)
         try:
-            return cls.model_validate(value)
+            return cls.model_validate_json(data, by_alias=True, by_name=False)
         except pydantic.ValidationError as error:
-            first = error.errors(include_url=False)[0]
-            raise RecordError(_pointer(tuple(first["loc"])), first["msg"]) from None
+            raise _record_error(error) from None
 
     def to_json(self) -> bytes:
-        """Writes compact JSON: declared properties in schema order, then kept unknown keys as read."""
-        return dumps(self._plain()).encode()
+        """Writes compact JSON: declared properties in schema order, then kept unknown keys as read.
+        Raises :class:`RecordError` for a value the strict profile would refuse on reading
+        (``NaN``, ``Infinity``, ``-0.0``, integers outside ±(2^53-1)), naming its pointer."""
+        try:
+            dump = self._dump()
+        except pydantic_core.PydanticSerializationError:
+            return self._to_json_oracle()  # names the problem (a lone surrogate), or writes
+        return _core.write_record(dump)
 
     def digest(self) -> str:
         """``sha256:<hex>`` over the record's canonical JSON (``jcs-rfc8785-integer-v1``);
         a record holding a float has none (raises :class:`concord_runtime.CanonicalError`)."""
-        return canonical.digest(self._plain())
+        try:
+            dump = self._dump()
+        except pydantic_core.PydanticSerializationError:
+            return canonical.digest(self._plain())  # names the problem (a lone surrogate)
+        digest = _core.record_digest(dump)
+        if digest is None:
+            # The oracle walks the record in canonical order and names the first problem;
+            # what it cannot see in a dict (a key twice, kept and declared) the writer names.
+            canonical.digest(self._plain())
+            _core.write_record(dump)
+            raise RecordError("", "the record has no canonical form")
+        return digest
+
+    def _dump(self) -> bytes:
+        return type(self).__pydantic_serializer__.to_json(self, by_alias=True, exclude_unset=True)
+
+    def _to_json_oracle(self) -> bytes:
+        """The pure-Python writer: the oracle ``to_json`` is tested against."""
+        return dumps(self._plain()).encode()
 
     def _plain(self) -> Any:
         return self.model_dump(mode="python", by_alias=True, exclude_unset=True)

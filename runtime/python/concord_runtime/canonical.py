@@ -1,6 +1,9 @@
 """Canonical JSON under the profile ``jcs-rfc8785-integer-v1``: RFC 8785 (JCS)
 restricted to null, booleans, strings, arrays, objects and integers in
-±(2^53-1). Identical to ``concord_runtime::canonical`` in Rust."""
+±(2^53-1). Identical to ``concord_runtime::canonical`` in Rust: the functions
+that take bytes run it (the compiled core); :func:`to_bytes` and :func:`digest`,
+which take Python values, are written here and are the oracle tests compare
+the core with."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import hashlib
 from json.encoder import encode_basestring
 from typing import Any
 
-from concord_runtime import strict
+from concord_runtime import _core, strict
 from concord_runtime._json import format_float, pointer_token
 
 PROFILE = "jcs-rfc8785-integer-v1"
@@ -27,12 +30,16 @@ class CanonicalError(ValueError):
 
 def canonicalize(data: bytes, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> bytes:
     """Reads ``data`` strictly and writes its canonical form."""
-    return to_bytes(strict.read(data, max_bytes=max_bytes))
+    if max_bytes < 0:
+        raise ValueError("max_bytes must not be negative")
+    return _core.canonicalize(data, max_bytes)
 
 
 def digest_json(data: bytes, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> str:
     """``sha256:<hex>`` over the canonical form of ``data``."""
-    return _digest(canonicalize(data, max_bytes=max_bytes))
+    if max_bytes < 0:
+        raise ValueError("max_bytes must not be negative")
+    return _core.digest_json(data, max_bytes)
 
 
 def digest(value: Any) -> str:

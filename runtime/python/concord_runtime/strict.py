@@ -9,13 +9,18 @@ integers outside ±(2^53-1) and nesting deeper than :data:`MAX_DEPTH` are
 refused where they stand. Floats stay readable. Messages echo at most a short
 prefix of any refused value.
 
+:func:`read` checks with the compiled core (``concord_runtime._core``, the
+Rust reader itself), then lets Python's ``json`` build the value: once the
+profile has accepted the bytes, ``json`` reads them to the same values.
+
+The rest of this module is the pure-Python oracle that tests hold the core to.
 Python's ``json`` module alone cannot agree (it takes the last of two
 duplicate keys, accepts ``NaN`` and lone surrogates, reads ``1e400`` as
 infinity, guesses UTF-16). So the reference is :class:`_Parser`, which walks
-the bytes as the Rust reader does. For speed, :func:`read` first tries the C
-``json`` scanner with hooks that refuse what the profile refuses, plus the
-checks it cannot hook (lone surrogates, depth); when that path has any doubt,
-the reference parser decides and names the first problem.
+the bytes as the Rust reader does. :func:`_read` with ``fast=True`` first
+tries the C ``json`` scanner with hooks that refuse what the profile refuses,
+plus the checks it cannot hook (lone surrogates, depth); when that path has
+any doubt, the reference parser decides and names the first problem.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import math
 import re
 from json.encoder import encode_basestring
 from typing import Any
+
+from concord_runtime import _core
 
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects accepted, in both languages."""
@@ -65,9 +72,17 @@ def prefix(text: str) -> str:
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
 
 
+def check(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    """Checks one JSON document under the strict profile (raises :class:`JsonError`)."""
+    if max_bytes < 0:
+        raise ValueError("max_bytes must not be negative")
+    _core.check(data, max_bytes)
+
+
 def read(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """Reads one JSON document under the strict profile (raises :class:`JsonError`)."""
-    return _read(data, max_bytes, fast=True)
+    check(data, max_bytes=max_bytes)
+    return json.loads(data.decode("utf-8"))
 
 
 def _read(data: bytes, max_bytes: int, *, fast: bool) -> Any:
