@@ -50,7 +50,7 @@ def _set_only_what_was_read(cls: type[Model], data: Any, handler: pydantic.Model
         fields = type(model).model_fields
         for name in model.__pydantic_fields_set__ & extra.keys():
             field = fields.get(name)
-            if field is not None and (field.alias or name) not in data:
+            if field is not None and (name if field.alias is None else field.alias) not in data:
                 model.__pydantic_fields_set__.discard(name)
     return model
 
