@@ -119,7 +119,18 @@ impl ::concord_runtime::serde::Serialize for ClsArtifact {
         ::concord_runtime::bind::entry(&mut __map, "kernels", &self.kernels)?;
         ::concord_runtime::bind::optional(&mut __map, "extra", &self.extra)?;
         ::concord_runtime::bind::optional(&mut __map, "call_tree", &self.call_tree)?;
-        ::concord_runtime::bind::entries(&mut __map, &self.extra_)?;
+        ::concord_runtime::bind::entries(
+            &mut __map,
+            &self.extra_,
+            &[
+                "format_version",
+                "session",
+                "compile_config",
+                "kernels",
+                "extra",
+                "call_tree",
+            ],
+        )?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -274,7 +285,19 @@ impl ::concord_runtime::serde::Serialize for Session {
         )?;
         ::concord_runtime::bind::optional(&mut __map, "hostname", &self.hostname)?;
         ::concord_runtime::bind::entry(&mut __map, "world_size", &self.world_size)?;
-        ::concord_runtime::bind::entries(&mut __map, &self.extra)?;
+        ::concord_runtime::bind::entries(
+            &mut __map,
+            &self.extra,
+            &[
+                "gpu_arch",
+                "driver_version",
+                "cuda_version",
+                "nccl_version",
+                "cudnn_version",
+                "hostname",
+                "world_size",
+            ],
+        )?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1400,7 +1423,11 @@ impl ::concord_runtime::serde::Serialize for ExtensionEnvelope {
             &self.content_class,
         )?;
         ::concord_runtime::bind::entry(&mut __map, "fields", &self.fields)?;
-        ::concord_runtime::bind::entries(&mut __map, &self.extra)?;
+        ::concord_runtime::bind::entries(
+            &mut __map,
+            &self.extra,
+            &["schema_version", "provider", "adapter_version", "content_class", "fields"],
+        )?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }

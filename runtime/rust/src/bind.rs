@@ -196,6 +196,23 @@ pub fn optional<M: SerializeMap, T: Serialize>(map: &mut M, key: &'static str, v
 }
 
 /// Writes kept unknown keys, after the declared properties, in their order.
-pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<String, T>) -> Result<(), M::Error> {
-    kept.iter().try_for_each(|(key, value)| map.serialize_entry(key, value))
+/// A kept key spelled like a declared property (put there by hand: reading
+/// never does) would be written twice, which no reader accepts: refused,
+/// at that key.
+pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<String, T>, declared: &[&str]) -> Result<(), M::Error> {
+    struct Duplicate<'k>(&'k str);
+
+    impl Serialize for Duplicate<'_> {
+        fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom(format_args!("duplicate key {}", crate::strict::shown(self.0))))
+        }
+    }
+
+    for (key, value) in kept {
+        if declared.contains(&key.as_str()) {
+            return map.serialize_entry(key, &Duplicate(key));
+        }
+        map.serialize_entry(key, value)?;
+    }
+    Ok(())
 }

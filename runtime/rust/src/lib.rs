@@ -32,12 +32,29 @@ mod tests {
         field: i64,
     }
 
-    /// A record holding what the strict profile cannot write.
-    #[derive(Debug, serde::Serialize, serde::Deserialize)]
-    #[serde(crate = "crate::serde")]
+    /// A record holding what the strict profile cannot write; a growth point,
+    /// as generated code writes one.
+    #[derive(Debug, Default)]
     struct Unwritable {
         items: Vec<f64>,
         count: i64,
+        extra: crate::IndexMap<String, crate::Value>,
+    }
+
+    impl serde::Serialize for Unwritable {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(None)?;
+            crate::bind::entry(&mut map, "items", &self.items)?;
+            crate::bind::entry(&mut map, "count", &self.count)?;
+            crate::bind::entries(&mut map, &self.extra, &["items", "count"])?;
+            serde::ser::SerializeMap::end(map)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Unwritable {
+        fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+            unreachable!("only written")
+        }
     }
 
     impl super::Record for Unwritable {
@@ -49,11 +66,11 @@ mod tests {
     fn writers_refuse_what_readers_refuse() {
         use super::Record;
         let cases = [
-            (Unwritable { items: vec![1.0, f64::NAN], count: 1 }, "/items/1", "NaN is not a JSON number"),
-            (Unwritable { items: vec![f64::INFINITY], count: 1 }, "/items/0", "inf is not a JSON number"),
-            (Unwritable { items: vec![-0.0], count: 1 }, "/items/0", "negative zero"),
-            (Unwritable { items: vec![], count: 1 << 53 }, "/count", "outside ±(2^53-1)"),
-            (Unwritable { items: vec![], count: i64::MIN }, "/count", "outside ±(2^53-1)"),
+            (Unwritable { items: vec![1.0, f64::NAN], count: 1, ..Default::default() }, "/items/1", "NaN is not a JSON number"),
+            (Unwritable { items: vec![f64::INFINITY], count: 1, ..Default::default() }, "/items/0", "inf is not a JSON number"),
+            (Unwritable { items: vec![-0.0], count: 1, ..Default::default() }, "/items/0", "negative zero"),
+            (Unwritable { items: vec![], count: 1 << 53, ..Default::default() }, "/count", "outside ±(2^53-1)"),
+            (Unwritable { items: vec![], count: i64::MIN, ..Default::default() }, "/count", "outside ±(2^53-1)"),
         ];
         for (record, pointer, message) in cases {
             for error in [record.to_json().unwrap_err(), record.digest().unwrap_err()] {
@@ -61,7 +78,17 @@ mod tests {
                 assert!(error.message().contains(message), "{error}");
             }
         }
-        let fine = Unwritable { items: vec![1e-7, 0.5], count: (1 << 53) - 1 };
+        let mut deep = Unwritable { count: 1, ..Default::default() };
+        let nested = (0..crate::strict::MAX_DEPTH).fold(serde_json::json!(1), |inner, _| serde_json::json!([inner]));
+        deep.extra.insert("deep".into(), nested);
+        let error = deep.to_json().unwrap_err();
+        assert!(error.message().contains("nesting deeper than 64 levels"), "{error}");
+        assert!(error.pointer().unwrap().starts_with("/deep/0/0/"), "{error}");
+        let mut twice = Unwritable { count: 1, ..Default::default() };
+        twice.extra.insert("count".into(), serde_json::json!(2));
+        let error = twice.to_json().unwrap_err();
+        assert_eq!((error.pointer(), error.message()), (Some("/count"), "duplicate key \"count\""));
+        let fine = Unwritable { items: vec![1e-7, 0.5], count: (1 << 53) - 1, ..Default::default() };
         assert_eq!(fine.to_json().unwrap(), br#"{"items":[1e-7,0.5],"count":9007199254740991}"#);
     }
 

@@ -469,7 +469,7 @@ pub(crate) fn prefix(text: &str) -> String {
 }
 
 /// A string value for a message: a short prefix, as a JSON string.
-fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     quote(&prefix(text))
 }
 

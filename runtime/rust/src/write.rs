@@ -2,14 +2,15 @@
 //! a serde `Serializer` that writes the bytes Python writes
 //! (docs/output-bytes.md) and refuses what the strict profile would refuse
 //! on reading, so a record written is a record that reads back: non-finite
-//! floats, negative zero, and integers outside ±(2^53-1).
+//! floats, negative zero, integers outside ±(2^53-1), and nesting deeper
+//! than the reader's limit (a key written twice is refused by `bind`).
 //!
 //! Strings are escaped as canonical JSON escapes them (which is also how
 //! serde_json and Python's `json` do); floats are laid out by [`float`].
 
 use crate::canonical::write_string_bytes;
 use crate::float;
-use crate::strict::MAX_SAFE_INTEGER;
+use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use serde::ser::{self, Serialize};
 use std::fmt;
 
@@ -33,7 +34,7 @@ impl ser::Error for Unwritable {
 
 /// Writes `value` as compact JSON.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Unwritable> {
-    let mut writer = Writer { out: Vec::with_capacity(128) };
+    let mut writer = Writer { out: Vec::with_capacity(128), depth: 0 };
     value.serialize(&mut writer)?;
     Ok(writer.out)
 }
@@ -41,6 +42,8 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Unwritable> {
 #[derive(Default)]
 pub struct Writer {
     out: Vec<u8>,
+    /// Open arrays and objects: more than the reader's limit is refused.
+    depth: usize,
 }
 
 impl Writer {
@@ -54,6 +57,21 @@ impl Writer {
     }
 
     #[inline]
+    fn open(&mut self, bracket: u8) -> Result<(), Unwritable> {
+        if self.depth == MAX_DEPTH {
+            return Err(Unwritable(format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        self.out.push(bracket);
+        Ok(())
+    }
+
+    #[inline]
+    fn close(&mut self, bracket: u8) {
+        self.depth -= 1;
+        self.out.push(bracket);
+    }
+
     fn float(&mut self, value: f64) -> Result<(), Unwritable> {
         if !value.is_finite() {
             return Err(Unwritable(format!("{value} is not a JSON number")));
@@ -206,7 +224,7 @@ impl<'w> ser::Serializer for &'w mut Writer {
 
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'w>, Unwritable> {
-        self.out.push(b'[');
+        self.open(b'[')?;
         Ok(Compound { writer: self, first: true })
     }
 
@@ -227,7 +245,7 @@ impl<'w> ser::Serializer for &'w mut Writer {
 
     #[inline]
     fn serialize_map(self, _: Option<usize>) -> Result<Compound<'w>, Unwritable> {
-        self.out.push(b'{');
+        self.open(b'{')?;
         Ok(Compound { writer: self, first: true })
     }
 
@@ -268,7 +286,7 @@ impl ser::SerializeSeq for Compound<'_> {
 
     #[inline]
     fn end(self) -> Result<(), Unwritable> {
-        self.writer.out.push(b']');
+        self.writer.close(b']');
         Ok(())
     }
 }
@@ -322,7 +340,7 @@ impl ser::SerializeMap for Compound<'_> {
 
     #[inline]
     fn end(self) -> Result<(), Unwritable> {
-        self.writer.out.push(b'}');
+        self.writer.close(b'}');
         Ok(())
     }
 }

@@ -220,6 +220,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             (quote! {}, quote! {}, quote! { ::concord_runtime::bind::refuse(&mut __map, __key, &[#(#declared),*])? }, quote! {})
         }
         UnknownKeys::Keep | UnknownKeys::Typed(_) => {
+            let declared = body.fields.iter().map(|field| field.json_name.as_str());
             let (value, doc) = match &body.unknown_keys {
                 UnknownKeys::Typed(shape) => (
                     rust_type(model, shape, Some(id), boxed),
@@ -235,7 +236,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
                 quote! { #[doc = #doc] pub #catch_all: ::concord_runtime::IndexMap<String, #value>, },
                 quote! { let mut #catch_all = ::concord_runtime::IndexMap::new(); },
                 quote! { ::concord_runtime::bind::keep(&mut __map, &mut #catch_all, __key)? },
-                quote! { ::concord_runtime::bind::entries(&mut __map, &self.#catch_all)?; },
+                quote! { ::concord_runtime::bind::entries(&mut __map, &self.#catch_all, &[#(#declared),*])?; },
             )
         }
     };
