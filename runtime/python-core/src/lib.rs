@@ -9,7 +9,6 @@
 //! `concord_runtime.RecordError`), with the same fields and messages.
 
 mod canon;
-mod scan;
 mod write;
 
 use concord_runtime::canonical::{self, CanonicalError};
@@ -43,7 +42,7 @@ fn canonical_error(py: Python<'_>, error: CanonicalError) -> PyErr {
 /// The strict verdict on `data`: the fast scan, and the reference reader
 /// (which names the first problem) whenever the scan is not certain.
 fn verdict(data: &[u8], max_bytes: usize) -> Result<(), JsonError> {
-    if data.len() <= max_bytes && !data.starts_with(b"\xEF\xBB\xBF") && std::str::from_utf8(data).is_ok() && scan::accepts(data) {
+    if data.len() <= max_bytes && !data.starts_with(b"\xEF\xBB\xBF") && std::str::from_utf8(data).is_ok() && concord_runtime::scan::accepts(data) {
         return Ok(());
     }
     strict::read_with(data, Limits { max_bytes }).map(drop)
@@ -59,7 +58,7 @@ fn check(py: Python<'_>, data: &[u8], max_bytes: usize) -> PyResult<()> {
 /// accept what the reference refuses).
 #[pyfunction]
 fn scan_accepts(data: &[u8]) -> bool {
-    std::str::from_utf8(data).is_ok() && !data.starts_with(b"\xEF\xBB\xBF") && scan::accepts(data)
+    std::str::from_utf8(data).is_ok() && !data.starts_with(b"\xEF\xBB\xBF") && concord_runtime::scan::accepts(data)
 }
 
 /// The reference reader's verdict alone (for tests).

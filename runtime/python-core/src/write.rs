@@ -8,7 +8,7 @@
 //! ±(2^53-1), a key twice in one object (a kept unknown key named like a
 //! declared property) and nesting deeper than the reader's limit.
 
-use crate::scan::Keys;
+use concord_runtime::scan::Keys;
 use concord_runtime::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use concord_runtime::{escape_pointer_token, float, serde_json};
 

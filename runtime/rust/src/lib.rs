@@ -11,6 +11,7 @@ pub mod bind;
 pub mod canonical;
 pub mod float;
 pub mod read;
+pub mod scan;
 pub mod strict;
 mod write;
 

@@ -321,7 +321,11 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     /// A value nobody keeps is still read in full: it must meet the profile.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
-        self.value(IgnoredAny, true)?;
+        match crate::scan::value(self.bytes, self.pos, self.depth) {
+            Some(end) => self.pos = end,
+            // Not certainly accepted: read it in full, deciding exactly.
+            None => drop(self.value(IgnoredAny, true)?),
+        }
         visitor.visit_unit()
     }
 

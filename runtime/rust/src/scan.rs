@@ -1,6 +1,8 @@
 //! The fast path of the strict check: one pass over the bytes that builds
 //! nothing and answers only "certainly accepted" or "let the reference
-//! decide". Anything unusual (an escaped key, a surrogate escape, `NaN`, a
+//! decide". The Python core checks whole documents with it before pydantic
+//! reads them; the one-pass reader ([`crate::read`]) skips the values a
+//! generated type drops with it. Anything unusual (an escaped key, a surrogate escape, `NaN`, a
 //! long integer, a number that may overflow or be negative zero, any syntax
 //! error) is left to `concord_runtime::strict`, which names the first problem
 //! with its exact kind, offset and message. So this scanner can only ever be
@@ -10,7 +12,7 @@
 //! The caller has already checked the size limit, the byte order mark and
 //! UTF-8, so strings need no decoding here.
 
-use concord_runtime::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use std::collections::HashSet;
 
 /// Past this many keys an object's keys go into a hash set.
@@ -19,24 +21,30 @@ const LINEAR_KEYS: usize = 16;
 /// Whether `bytes` (valid UTF-8, no byte order mark) is certainly accepted
 /// by the strict profile.
 pub fn accepts(bytes: &[u8]) -> bool {
-    Scanner { bytes, pos: 0, open: Vec::with_capacity(16), keys: Vec::new() }.document().is_some()
+    Scanner { bytes, pos: 0, depth: 0, open: Vec::with_capacity(16), keys: Vec::new() }.value(true).is_some()
+}
+
+/// The end of the one value that starts at `pos` (after any whitespace),
+/// nested `depth` levels deep, when it is certainly accepted.
+pub fn value(bytes: &[u8], pos: usize, depth: usize) -> Option<usize> {
+    Scanner { bytes, pos, depth, open: Vec::new(), keys: Vec::new() }.value(false)
 }
 
 /// The keys of one open object (shared with the writer's pass).
 #[derive(Default)]
-pub(crate) struct Keys<'a> {
+pub struct Keys<'a> {
     list: Vec<&'a [u8]>,
     set: HashSet<&'a [u8]>,
 }
 
 impl<'a> Keys<'a> {
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.list.clear();
         self.set.clear();
     }
 
     /// Adds `key`; `None` when the object already has it.
-    pub(crate) fn insert(&mut self, key: &'a [u8]) -> Option<()> {
+    pub fn insert(&mut self, key: &'a [u8]) -> Option<()> {
         if self.list.len() < LINEAR_KEYS {
             if self.list.contains(&key) {
                 return None;
@@ -54,6 +62,8 @@ impl<'a> Keys<'a> {
 struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// How deep the value being scanned stands.
+    depth: usize,
     /// `true` for an open object, `false` for an open array.
     open: Vec<bool>,
     /// The keys of each open object, by depth (reused across objects).
@@ -86,12 +96,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn document(&mut self) -> Option<()> {
+    /// One value; with `whole`, nothing but whitespace may follow it.
+    fn value(&mut self, whole: bool) -> Option<usize> {
         'value: loop {
             self.skip_whitespace();
             match self.peek()? {
                 open @ (b'{' | b'[') => {
-                    if self.open.len() == MAX_DEPTH {
+                    if self.depth + self.open.len() == MAX_DEPTH {
                         return None;
                     }
                     self.pos += 1;
@@ -126,7 +137,7 @@ impl<'a> Scanner<'a> {
             loop {
                 self.skip_whitespace();
                 let Some(&object) = self.open.last() else {
-                    return (self.pos == self.bytes.len()).then_some(());
+                    return (!whole || self.pos == self.bytes.len()).then_some(self.pos);
                 };
                 match (object, self.peek()?) {
                     (_, b',') => {
