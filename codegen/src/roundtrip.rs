@@ -8,6 +8,8 @@
 //! `<case>.reject` marks an input both languages must refuse. A `.reject`
 //! file that is not empty holds text both refusals must contain (an error
 //! kind such as `duplicate-key`, or a location such as `at "/session"`).
+//! `<case>.agree` asks only that both languages agree (both refuse, or both
+//! write the same bytes and digest), for generated inputs.
 
 use crate::error::Errors;
 use crate::{emit, write_files, Config, GeneratedFile};
@@ -61,6 +63,9 @@ pub enum Expected {
     Output(Vec<u8>),
     /// A refusal whose message contains this text (empty: any refusal).
     Refusal(String),
+    /// Whatever the verdict, the same in both languages (`<case>.agree`):
+    /// for generated inputs whose right answer nobody wrote down.
+    Agreement,
 }
 
 impl Case {
@@ -68,6 +73,10 @@ impl Case {
         let meets = |outcome: &Outcome| match (&self.expected, outcome) {
             (Expected::Output(expected), Outcome::Written { output, .. }) => output.as_bytes() == expected.as_slice(),
             (Expected::Refusal(text), Outcome::Refused(why)) => why.contains(text.as_str()),
+            (Expected::Agreement, Outcome::Written { output, .. }) => {
+                matches!(&self.python, Outcome::Written { output: other, .. } if other == output)
+            }
+            (Expected::Agreement, Outcome::Refused(_)) => matches!(self.python, Outcome::Refused(_)),
             _ => false,
         };
         let same_digest = match (&self.rust, &self.python) {
@@ -101,6 +110,7 @@ impl fmt::Display for Report {
                 Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
                 Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
                 Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
+                Expected::Agreement => writeln!(f, "  expected: the same verdict and bytes in both")?,
             }
             writeln!(f, "  rust:     {}", show(&case.rust))?;
             writeln!(f, "  python:   {}", show(&case.python))?;
@@ -256,9 +266,9 @@ fn collect(dir: &Path, roots: &[String]) -> Result<Vec<Fixture>, Errors> {
         for input in &files {
             let Some(name) = input.file_name().and_then(|n| n.to_str()) else { continue };
             let Some(stem) = name.strip_suffix(".json").filter(|stem| !stem.ends_with(".out")) else {
-                let stem = name.strip_suffix(".out.json").or_else(|| name.strip_suffix(".reject"));
+                let stem = name.strip_suffix(".out.json").or_else(|| name.strip_suffix(".reject")).or_else(|| name.strip_suffix(".agree"));
                 match stem {
-                    None => errors.push(input, "", "not a fixture file: expected <case>.json, <case>.out.json or <case>.reject"),
+                    None => errors.push(input, "", "not a fixture file: expected <case>.json, <case>.out.json, <case>.reject or <case>.agree"),
                     Some(stem) if !files.contains(&type_dir.join(format!("{stem}.json"))) => {
                         errors.push(input, "", format!("expects an input {stem}.json beside it"));
                     }
@@ -269,14 +279,16 @@ fn collect(dir: &Path, roots: &[String]) -> Result<Vec<Fixture>, Errors> {
             let out = type_dir.join(format!("{stem}.out.json"));
             let reject = type_dir.join(format!("{stem}.reject"));
             let read = |path: &Path| std::fs::read(path).map_err(|e| Errors::one(path, "", e.to_string()));
-            let expected = match (out.exists(), reject.exists()) {
-                (true, true) => {
-                    errors.push(input, "", "has both an .out.json and a .reject: keep one");
+            let agree = type_dir.join(format!("{stem}.agree"));
+            let expected = match (out.exists(), reject.exists(), agree.exists()) {
+                (false, true, false) => Expected::Refusal(String::from_utf8_lossy(&read(&reject)?).trim().to_owned()),
+                (true, false, false) => Expected::Output(read(&out)?),
+                (false, false, true) => Expected::Agreement,
+                (false, false, false) => Expected::Output(read(input)?),
+                _ => {
+                    errors.push(input, "", "has more than one of .out.json, .reject and .agree: keep one");
                     continue;
                 }
-                (false, true) => Expected::Refusal(String::from_utf8_lossy(&read(&reject)?).trim().to_owned()),
-                (true, false) => Expected::Output(read(&out)?),
-                (false, false) => Expected::Output(read(input)?),
             };
             let input = input.canonicalize().map_err(|e| Errors::one(input, "", e.to_string()))?;
             fixtures.push(Fixture { root: root.clone(), name: name.to_owned(), input, expected });

@@ -120,3 +120,74 @@ fn descriptions_never_become_code() {
     );
     assert!(!rust.contains('\r') && !rust.contains('\u{202e}'));
 }
+
+/// Every value of the shipped records replaced by values of every other
+/// shape (array for object, map for enum, string for number, ...), extra and
+/// repeated keys in every object: whatever each language decides, both must
+/// decide the same, and write the same bytes when they accept.
+#[test]
+fn a_wrong_shape_anywhere_gets_one_verdict() {
+    use serde_json::Value;
+    fn positions(value: &Value, path: Vec<Value>, out: &mut Vec<Vec<Value>>) {
+        out.push(path.clone());
+        match value {
+            Value::Object(map) => map.iter().for_each(|(k, v)| positions(v, [path.clone(), vec![json!(k)]].concat(), out)),
+            Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| positions(v, [path.clone(), vec![json!(i)]].concat(), out)),
+            _ => {}
+        }
+    }
+    fn at<'v>(value: &'v mut Value, path: &[Value]) -> &'v mut Value {
+        path.iter().fold(value, |value, step| match step {
+            Value::String(key) => &mut value[key.as_str()],
+            index => &mut value[index.as_u64().unwrap() as usize],
+        })
+    }
+    let wrong = json!([
+        [], ["a", 1, false, null], {}, {"default": null}, {"k": 1}, "s", "", 0, -3, 1.5, true, null, [[]], [{}],
+        "1", "true", 1.0, 100.0, "Default", "default", "triton", 2.5e-7, 9007199254740991_i64, 1e300,
+        "2024-01-01T00:00:00Z", {"": 0}, [1.5], {"a": [null]}
+    ]);
+    let extras = [r#""zz":1"#, r#""zz":[1,{"a":null}]"#, r#""zz":{"a":1,"a":2}"#, r#""zz":-0"#, r#""zz":"\ud800""#, r#""":0"#, r#""zz":1.0"#];
+    let scratch = tempfile::tempdir().unwrap();
+    let mut count = 0;
+    for root in ["ClsArtifact", "Evidence"] {
+        let dir = scratch.path().join(root);
+        std::fs::create_dir_all(&dir).unwrap();
+        let record: Value = serde_json::from_slice(&std::fs::read(workspace().join(format!("tests/roundtrip/{root}/full.json"))).unwrap()).unwrap();
+        let mut paths = Vec::new();
+        positions(&record, vec![], &mut paths);
+        let mut write = |text: String| {
+            std::fs::write(dir.join(format!("{count}.json")), text).unwrap();
+            std::fs::write(dir.join(format!("{count}.agree")), "").unwrap();
+            count += 1;
+        };
+        for path in &paths {
+            for value in wrong.as_array().unwrap() {
+                let mut mutated = record.clone();
+                *at(&mut mutated, path) = value.clone();
+                write(mutated.to_string());
+            }
+            if let Value::Object(map) = at(&mut record.clone(), path).clone() {
+                let mut marked = record.clone();
+                at(&mut marked, path).as_object_mut().unwrap().insert("\u{1}mark".into(), json!(0));
+                let text = marked.to_string();
+                for extra in extras {
+                    write(text.replace(r#""\u0001mark":0"#, extra));
+                }
+                if let Some((key, value)) = map.iter().next() {
+                    write(text.replace(r#""\u0001mark":0"#, &format!("{}:{value}", json!(key))));
+                }
+            }
+        }
+    }
+    assert!(count > 1500, "{count} cases");
+    let work = workspace().join("target/concord-roundtrip");
+    let output = Command::new(env!("CARGO_BIN_EXE_concord"))
+        .args(["roundtrip", "--registry", "registry", "--fixtures", scratch.path().to_str().unwrap()])
+        .args(["--work-dir", work.to_str().unwrap(), "--python", &python()])
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && text.ends_with(&format!("{count} passed, 0 failed\n")), "{}", &text[text.len().saturating_sub(4000)..]);
+}
