@@ -4,18 +4,11 @@
 
 use concord_codegen::registry::digest;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn python() -> String {
-    let python = std::env::var("CONCORD_PYTHON").unwrap_or_else(|_| workspace().join(".venv/bin/python").display().to_string());
-    assert!(Path::new(&python).exists(), "no Python at {python}: run scripts/test, which creates .venv with the pinned packages");
-    python
-}
+mod common;
+use common::*;
 
 const DESCRIPTION: &str = "First line\rafter a bare carriage return\n\n    an indented block\n\n```\nfenced = 1\n```\nand a bidi control \u{202e} here";
 
