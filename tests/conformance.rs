@@ -24,6 +24,11 @@ struct Input {
     max_bytes: Option<usize>,
 }
 
+/// `value` written compact with the canonical string escaping, as `to_json` writes.
+fn compact(value: &Value) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap()
+}
+
 /// What one runtime did with one input; the same shape both languages answer.
 fn rust_answer(input: &Input) -> Value {
     let limits = strict::Limits { max_bytes: input.max_bytes.unwrap_or(strict::DEFAULT_MAX_BYTES) };
@@ -42,6 +47,11 @@ fn rust_answer(input: &Input) -> Value {
         Err(error) => json!({"read": error.to_string()}),
         // `value`: what was read, written back the serde_json way, so that
         // floats are compared too.
+        // The fast canonical path (from compact JSON, what digest() takes) must
+        // give the reference writer's bytes, or decline.
+        Ok(value) if canonical::from_compact(&compact(&value)).is_some_and(|fast| canonical::to_bytes(&value).ok() != Some(fast)) => {
+            json!({"read": "the canonical fast path (from compact JSON) differs from the reference writer"})
+        }
         Ok(value) => match canonical::to_bytes(&value) {
             Err(error) => json!({"read": "ok", "value": value.to_string(), "canonical_error": error.to_string()}),
             Ok(bytes) => json!({

@@ -8,7 +8,6 @@
 //! (`concord_runtime.strict.JsonError`, `concord_runtime.canonical.CanonicalError`,
 //! `concord_runtime.RecordError`), with the same fields and messages.
 
-mod canon;
 mod write;
 
 use concord_runtime::canonical::{self, CanonicalError};
@@ -89,7 +88,7 @@ fn digest_json(py: Python<'_>, data: &[u8], max_bytes: usize) -> PyResult<String
 #[pyfunction]
 fn record_digest(py: Python<'_>, dump: &[u8]) -> Option<String> {
     py.detach(|| {
-        let bytes = match canon::canonical(dump) {
+        let bytes = match canonical::from_compact(dump) {
             Some(bytes) => bytes,
             None => {
                 let value = strict::read_with(dump, Limits { max_bytes: usize::MAX }).ok()?;
@@ -104,7 +103,7 @@ fn record_digest(py: Python<'_>, dump: &[u8]) -> Option<String> {
 /// path of `record_digest` alone (for tests), or `None` where it defers.
 #[pyfunction]
 fn canonical_of_compact<'py>(py: Python<'py>, dump: &[u8]) -> Option<Bound<'py, PyBytes>> {
-    canon::canonical(dump).map(|bytes| PyBytes::new(py, &bytes))
+    canonical::from_compact(dump).map(|bytes| PyBytes::new(py, &bytes))
 }
 
 /// concord's bytes for pydantic's compact JSON of a record: floats laid out

@@ -51,6 +51,16 @@ impl From<JsonError> for CanonicalError {
     }
 }
 
+mod compact;
+
+/// The canonical form of JSON as `to_json` writes it (compact, strings
+/// escaped the canonical way): `None` when it has none or the input is not
+/// of that form, and [`canonicalize`] decides and explains. Much faster than
+/// reading a `Value` first.
+pub fn from_compact(bytes: &[u8]) -> Option<Vec<u8>> {
+    compact::canonical(bytes)
+}
+
 /// Reads `bytes` strictly and writes their canonical form.
 pub fn canonicalize(bytes: &[u8]) -> Result<Vec<u8>, CanonicalError> {
     to_bytes(&strict::read(bytes)?)

@@ -144,7 +144,12 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
     /// `sha256:<hex>` over the record's canonical JSON (`jcs-rfc8785-integer-v1`);
     /// a record holding a float has none.
     fn digest(&self) -> Result<String, Error> {
-        canonical::digest_json(&self.to_json()?).map_err(Error::Canonical)
+        let json = self.to_json()?;
+        match canonical::from_compact(&json) {
+            Some(bytes) => Ok(canonical::digest_bytes(&bytes)),
+            // No canonical form (a float): the reference names the problem.
+            None => canonical::digest_json(&json).map_err(Error::Canonical),
+        }
     }
 }
 

@@ -1,14 +1,13 @@
-//! The fast path of `record.digest()`: canonical bytes straight from
-//! pydantic's compact JSON of a record, without a `Value` tree. Strings, keys
-//! and integers are copied as pydantic wrote them (its escaping is the
-//! canonical one, which tests/python checks for every code point); objects
-//! are sorted by the UTF-16 code units of their keys. Anything else (a float,
-//! an unsafe integer, a key twice, nesting past the reader's limit, anything
-//! unexpected) gives `None`, and the caller takes the reference route
-//! (`concord_runtime::canonical`, then the oracle to name the problem).
+//! The fast path of `digest()` in both languages: canonical bytes straight
+//! from a record's compact JSON as `to_json` writes it (Rust's writer, or
+//! pydantic's in Python), without a `Value` tree. Both escape strings the
+//! canonical way (tests check every code point), so strings, keys and
+//! integers are copied as written; objects are sorted by the UTF-16 code
+//! units of their keys. Anything else (a float, an unsafe integer, a key
+//! twice, nesting past the reader's limit, anything unexpected) gives `None`,
+//! and the caller takes the reference route ([`super::canonicalize`]).
 
-use concord_runtime::serde_json;
-use concord_runtime::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use std::cmp::Ordering;
 
 enum Node<'a> {
@@ -19,7 +18,7 @@ enum Node<'a> {
     Object(Vec<(&'a str, Node<'a>)>),
 }
 
-/// The canonical bytes of pydantic's JSON of a record, when it has them.
+/// The canonical bytes of compact, canonically escaped JSON, when it has them.
 pub fn canonical(input: &[u8]) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(input).ok()?;
     let mut parser = Parser { text, bytes: input, pos: 0 };
@@ -179,8 +178,5 @@ fn key_cmp(a: &str, b: &str) -> Option<Ordering> {
         let (a, b) = (decode(a)?, decode(b)?);
         return Some(a.encode_utf16().cmp(b.encode_utf16()));
     }
-    if a.is_ascii() && b.is_ascii() {
-        return Some(a.cmp(b));
-    }
-    Some(a.encode_utf16().cmp(b.encode_utf16()))
+    Some(super::utf16_cmp(a, b))
 }
