@@ -192,7 +192,7 @@ fn hostile_names_and_texts_cannot_inject_code() {
     let field_doc = "\"\"\"\nimport os\n\"\"\"\n#[doc = \"x\"] } fn f() {";
     let names = [
         "type", "class", "self", "None", "1st", "é", "", "model_config", "json", "foo-bar", "\"quoted\"", "extra", "r#raw", "digest",
-        "to_json", "from_json", "NAME",
+        "to_json", "from_json", "NAME", "bind", "__map", "deserializer",
     ];
     let mut properties = serde_json::Map::new();
     for name in names {

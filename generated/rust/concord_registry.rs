@@ -31,6 +31,7 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ClsArtifact {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut format_version = None;
         let mut session = None;
         let mut compile_config = None;
@@ -38,52 +39,26 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ClsArtifact {
         let mut extra = None;
         let mut call_tree = None;
         let mut extra_ = ::concord_runtime::IndexMap::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
                 "format_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut format_version,
-                        "format_version",
-                    )?
+                    bind::field(&mut __map, &mut format_version, "format_version")?
                 }
-                "session" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut session, "session")?
-                }
+                "session" => bind::field(&mut __map, &mut session, "session")?,
                 "compile_config" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut compile_config,
-                        "compile_config",
-                    )?
+                    bind::field(&mut __map, &mut compile_config, "compile_config")?
                 }
-                "kernels" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut kernels, "kernels")?
-                }
-                "extra" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut extra, "extra")?
-                }
-                "call_tree" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut call_tree,
-                        "call_tree",
-                    )?
-                }
-                _ => ::concord_runtime::bind::keep(&mut __map, &mut extra_, __key)?,
+                "kernels" => bind::field(&mut __map, &mut kernels, "kernels")?,
+                "extra" => bind::field(&mut __map, &mut extra, "extra")?,
+                "call_tree" => bind::field(&mut __map, &mut call_tree, "call_tree")?,
+                _ => bind::keep(&mut __map, &mut extra_, __key)?,
             }
         }
         Ok(Self {
-            format_version: ::concord_runtime::bind::required(
-                format_version,
-                "format_version",
-            )?,
-            session: ::concord_runtime::bind::required(session, "session")?,
-            compile_config: ::concord_runtime::bind::required(
-                compile_config,
-                "compile_config",
-            )?,
-            kernels: ::concord_runtime::bind::required(kernels, "kernels")?,
+            format_version: bind::required(format_version, "format_version")?,
+            session: bind::required(session, "session")?,
+            compile_config: bind::required(compile_config, "compile_config")?,
+            kernels: bind::required(kernels, "kernels")?,
             extra,
             call_tree,
             extra_,
@@ -104,22 +79,15 @@ impl ::concord_runtime::serde::Serialize for ClsArtifact {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "format_version",
-            &self.format_version,
-        )?;
-        ::concord_runtime::bind::entry(&mut __map, "session", &self.session)?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "compile_config",
-            &self.compile_config,
-        )?;
-        ::concord_runtime::bind::entry(&mut __map, "kernels", &self.kernels)?;
-        ::concord_runtime::bind::optional(&mut __map, "extra", &self.extra)?;
-        ::concord_runtime::bind::optional(&mut __map, "call_tree", &self.call_tree)?;
-        ::concord_runtime::bind::entries(
+        bind::entry(&mut __map, "format_version", &self.format_version)?;
+        bind::entry(&mut __map, "session", &self.session)?;
+        bind::entry(&mut __map, "compile_config", &self.compile_config)?;
+        bind::entry(&mut __map, "kernels", &self.kernels)?;
+        bind::optional(&mut __map, "extra", &self.extra)?;
+        bind::optional(&mut __map, "call_tree", &self.call_tree)?;
+        bind::entries(
             &mut __map,
             &self.extra_,
             &[
@@ -168,6 +136,7 @@ impl<'de> ::concord_runtime::bind::Object<'de> for Session {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut gpu_arch = None;
         let mut driver_version = None;
         let mut cuda_version = None;
@@ -176,77 +145,34 @@ impl<'de> ::concord_runtime::bind::Object<'de> for Session {
         let mut hostname = None;
         let mut world_size = None;
         let mut extra = ::concord_runtime::IndexMap::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "gpu_arch" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut gpu_arch,
-                        "gpu_arch",
-                    )?
-                }
+                "gpu_arch" => bind::field(&mut __map, &mut gpu_arch, "gpu_arch")?,
                 "driver_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut driver_version,
-                        "driver_version",
-                    )?
+                    bind::field(&mut __map, &mut driver_version, "driver_version")?
                 }
                 "cuda_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut cuda_version,
-                        "cuda_version",
-                    )?
+                    bind::field(&mut __map, &mut cuda_version, "cuda_version")?
                 }
                 "nccl_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut nccl_version,
-                        "nccl_version",
-                    )?
+                    bind::field(&mut __map, &mut nccl_version, "nccl_version")?
                 }
                 "cudnn_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut cudnn_version,
-                        "cudnn_version",
-                    )?
+                    bind::field(&mut __map, &mut cudnn_version, "cudnn_version")?
                 }
-                "hostname" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut hostname,
-                        "hostname",
-                    )?
-                }
-                "world_size" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut world_size,
-                        "world_size",
-                    )?
-                }
-                _ => ::concord_runtime::bind::keep(&mut __map, &mut extra, __key)?,
+                "hostname" => bind::field(&mut __map, &mut hostname, "hostname")?,
+                "world_size" => bind::field(&mut __map, &mut world_size, "world_size")?,
+                _ => bind::keep(&mut __map, &mut extra, __key)?,
             }
         }
         Ok(Self {
-            gpu_arch: ::concord_runtime::bind::required(gpu_arch, "gpu_arch")?,
-            driver_version: ::concord_runtime::bind::required(
-                driver_version,
-                "driver_version",
-            )?,
-            cuda_version: ::concord_runtime::bind::required(
-                cuda_version,
-                "cuda_version",
-            )?,
+            gpu_arch: bind::required(gpu_arch, "gpu_arch")?,
+            driver_version: bind::required(driver_version, "driver_version")?,
+            cuda_version: bind::required(cuda_version, "cuda_version")?,
             nccl_version,
-            cudnn_version: ::concord_runtime::bind::required(
-                cudnn_version,
-                "cudnn_version",
-            )?,
+            cudnn_version: bind::required(cudnn_version, "cudnn_version")?,
             hostname,
-            world_size: ::concord_runtime::bind::required(world_size, "world_size")?,
+            world_size: bind::required(world_size, "world_size")?,
             extra,
         })
     }
@@ -265,27 +191,16 @@ impl ::concord_runtime::serde::Serialize for Session {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "gpu_arch", &self.gpu_arch)?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "driver_version",
-            &self.driver_version,
-        )?;
-        ::concord_runtime::bind::entry(&mut __map, "cuda_version", &self.cuda_version)?;
-        ::concord_runtime::bind::optional(
-            &mut __map,
-            "nccl_version",
-            &self.nccl_version,
-        )?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "cudnn_version",
-            &self.cudnn_version,
-        )?;
-        ::concord_runtime::bind::optional(&mut __map, "hostname", &self.hostname)?;
-        ::concord_runtime::bind::entry(&mut __map, "world_size", &self.world_size)?;
-        ::concord_runtime::bind::entries(
+        bind::entry(&mut __map, "gpu_arch", &self.gpu_arch)?;
+        bind::entry(&mut __map, "driver_version", &self.driver_version)?;
+        bind::entry(&mut __map, "cuda_version", &self.cuda_version)?;
+        bind::optional(&mut __map, "nccl_version", &self.nccl_version)?;
+        bind::entry(&mut __map, "cudnn_version", &self.cudnn_version)?;
+        bind::optional(&mut __map, "hostname", &self.hostname)?;
+        bind::entry(&mut __map, "world_size", &self.world_size)?;
+        bind::entries(
             &mut __map,
             &self.extra,
             &[
@@ -329,39 +244,28 @@ impl<'de> ::concord_runtime::bind::Object<'de> for CompileConfig {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut backend = None;
         let mut mode = None;
         let mut fullgraph = None;
         let mut dynamic = None;
         let mut options = None;
         let mut __dropped = Vec::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "backend" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut backend, "backend")?
-                }
-                "mode" => ::concord_runtime::bind::field(&mut __map, &mut mode, "mode")?,
-                "fullgraph" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut fullgraph,
-                        "fullgraph",
-                    )?
-                }
-                "dynamic" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut dynamic, "dynamic")?
-                }
-                "options" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut options, "options")?
-                }
-                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+                "backend" => bind::field(&mut __map, &mut backend, "backend")?,
+                "mode" => bind::field(&mut __map, &mut mode, "mode")?,
+                "fullgraph" => bind::field(&mut __map, &mut fullgraph, "fullgraph")?,
+                "dynamic" => bind::field(&mut __map, &mut dynamic, "dynamic")?,
+                "options" => bind::field(&mut __map, &mut options, "options")?,
+                _ => bind::skip(&mut __map, &mut __dropped, __key)?,
             }
         }
         Ok(Self {
-            backend: ::concord_runtime::bind::required(backend, "backend")?,
-            mode: ::concord_runtime::bind::required(mode, "mode")?,
-            fullgraph: ::concord_runtime::bind::required(fullgraph, "fullgraph")?,
-            dynamic: ::concord_runtime::bind::required(dynamic, "dynamic")?,
+            backend: bind::required(backend, "backend")?,
+            mode: bind::required(mode, "mode")?,
+            fullgraph: bind::required(fullgraph, "fullgraph")?,
+            dynamic: bind::required(dynamic, "dynamic")?,
             options,
         })
     }
@@ -380,12 +284,13 @@ impl ::concord_runtime::serde::Serialize for CompileConfig {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "backend", &self.backend)?;
-        ::concord_runtime::bind::entry(&mut __map, "mode", &self.mode)?;
-        ::concord_runtime::bind::entry(&mut __map, "fullgraph", &self.fullgraph)?;
-        ::concord_runtime::bind::entry(&mut __map, "dynamic", &self.dynamic)?;
-        ::concord_runtime::bind::optional(&mut __map, "options", &self.options)?;
+        bind::entry(&mut __map, "backend", &self.backend)?;
+        bind::entry(&mut __map, "mode", &self.mode)?;
+        bind::entry(&mut __map, "fullgraph", &self.fullgraph)?;
+        bind::entry(&mut __map, "dynamic", &self.dynamic)?;
+        bind::optional(&mut __map, "options", &self.options)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -421,6 +326,7 @@ impl<'de> ::concord_runtime::bind::Object<'de> for Kernel {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut name = None;
         let mut r#type = None;
         let mut duration_ms = None;
@@ -429,51 +335,27 @@ impl<'de> ::concord_runtime::bind::Object<'de> for Kernel {
         let mut counters = None;
         let mut source_path = None;
         let mut __dropped = Vec::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "name" => ::concord_runtime::bind::field(&mut __map, &mut name, "name")?,
-                "type" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut r#type, "type")?
-                }
+                "name" => bind::field(&mut __map, &mut name, "name")?,
+                "type" => bind::field(&mut __map, &mut r#type, "type")?,
                 "duration_ms" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut duration_ms,
-                        "duration_ms",
-                    )?
+                    bind::field(&mut __map, &mut duration_ms, "duration_ms")?
                 }
-                "launch" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut launch, "launch")?
-                }
-                "occupancy" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut occupancy,
-                        "occupancy",
-                    )?
-                }
-                "counters" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut counters,
-                        "counters",
-                    )?
-                }
+                "launch" => bind::field(&mut __map, &mut launch, "launch")?,
+                "occupancy" => bind::field(&mut __map, &mut occupancy, "occupancy")?,
+                "counters" => bind::field(&mut __map, &mut counters, "counters")?,
                 "source_path" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut source_path,
-                        "source_path",
-                    )?
+                    bind::field(&mut __map, &mut source_path, "source_path")?
                 }
-                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+                _ => bind::skip(&mut __map, &mut __dropped, __key)?,
             }
         }
         Ok(Self {
-            name: ::concord_runtime::bind::required(name, "name")?,
-            r#type: ::concord_runtime::bind::required(r#type, "type")?,
-            duration_ms: ::concord_runtime::bind::required(duration_ms, "duration_ms")?,
-            launch: ::concord_runtime::bind::required(launch, "launch")?,
+            name: bind::required(name, "name")?,
+            r#type: bind::required(r#type, "type")?,
+            duration_ms: bind::required(duration_ms, "duration_ms")?,
+            launch: bind::required(launch, "launch")?,
             occupancy,
             counters,
             source_path,
@@ -494,14 +376,15 @@ impl ::concord_runtime::serde::Serialize for Kernel {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "name", &self.name)?;
-        ::concord_runtime::bind::entry(&mut __map, "type", &self.r#type)?;
-        ::concord_runtime::bind::entry(&mut __map, "duration_ms", &self.duration_ms)?;
-        ::concord_runtime::bind::entry(&mut __map, "launch", &self.launch)?;
-        ::concord_runtime::bind::optional(&mut __map, "occupancy", &self.occupancy)?;
-        ::concord_runtime::bind::optional(&mut __map, "counters", &self.counters)?;
-        ::concord_runtime::bind::optional(&mut __map, "source_path", &self.source_path)?;
+        bind::entry(&mut __map, "name", &self.name)?;
+        bind::entry(&mut __map, "type", &self.r#type)?;
+        bind::entry(&mut __map, "duration_ms", &self.duration_ms)?;
+        bind::entry(&mut __map, "launch", &self.launch)?;
+        bind::optional(&mut __map, "occupancy", &self.occupancy)?;
+        bind::optional(&mut __map, "counters", &self.counters)?;
+        bind::optional(&mut __map, "source_path", &self.source_path)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -531,41 +414,27 @@ impl<'de> ::concord_runtime::bind::Object<'de> for LaunchDims {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut grid = None;
         let mut block = None;
         let mut shared_mem_bytes = None;
         let mut num_warps = None;
         let mut __dropped = Vec::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "grid" => ::concord_runtime::bind::field(&mut __map, &mut grid, "grid")?,
-                "block" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut block, "block")?
-                }
+                "grid" => bind::field(&mut __map, &mut grid, "grid")?,
+                "block" => bind::field(&mut __map, &mut block, "block")?,
                 "shared_mem_bytes" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut shared_mem_bytes,
-                        "shared_mem_bytes",
-                    )?
+                    bind::field(&mut __map, &mut shared_mem_bytes, "shared_mem_bytes")?
                 }
-                "num_warps" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut num_warps,
-                        "num_warps",
-                    )?
-                }
-                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+                "num_warps" => bind::field(&mut __map, &mut num_warps, "num_warps")?,
+                _ => bind::skip(&mut __map, &mut __dropped, __key)?,
             }
         }
         Ok(Self {
-            grid: ::concord_runtime::bind::required(grid, "grid")?,
-            block: ::concord_runtime::bind::required(block, "block")?,
-            shared_mem_bytes: ::concord_runtime::bind::required(
-                shared_mem_bytes,
-                "shared_mem_bytes",
-            )?,
+            grid: bind::required(grid, "grid")?,
+            block: bind::required(block, "block")?,
+            shared_mem_bytes: bind::required(shared_mem_bytes, "shared_mem_bytes")?,
             num_warps,
         })
     }
@@ -584,15 +453,12 @@ impl ::concord_runtime::serde::Serialize for LaunchDims {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "grid", &self.grid)?;
-        ::concord_runtime::bind::entry(&mut __map, "block", &self.block)?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "shared_mem_bytes",
-            &self.shared_mem_bytes,
-        )?;
-        ::concord_runtime::bind::optional(&mut __map, "num_warps", &self.num_warps)?;
+        bind::entry(&mut __map, "grid", &self.grid)?;
+        bind::entry(&mut __map, "block", &self.block)?;
+        bind::entry(&mut __map, "shared_mem_bytes", &self.shared_mem_bytes)?;
+        bind::optional(&mut __map, "num_warps", &self.num_warps)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -622,34 +488,25 @@ impl<'de> ::concord_runtime::bind::Object<'de> for CallNode {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut name = None;
         let mut class = None;
         let mut self_ms = None;
         let mut children = None;
         let mut __dropped = Vec::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "name" => ::concord_runtime::bind::field(&mut __map, &mut name, "name")?,
-                "class" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut class, "class")?
-                }
-                "self_ms" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut self_ms, "self_ms")?
-                }
-                "children" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut children,
-                        "children",
-                    )?
-                }
-                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+                "name" => bind::field(&mut __map, &mut name, "name")?,
+                "class" => bind::field(&mut __map, &mut class, "class")?,
+                "self_ms" => bind::field(&mut __map, &mut self_ms, "self_ms")?,
+                "children" => bind::field(&mut __map, &mut children, "children")?,
+                _ => bind::skip(&mut __map, &mut __dropped, __key)?,
             }
         }
         Ok(Self {
-            name: ::concord_runtime::bind::required(name, "name")?,
+            name: bind::required(name, "name")?,
             class,
-            self_ms: ::concord_runtime::bind::required(self_ms, "self_ms")?,
+            self_ms: bind::required(self_ms, "self_ms")?,
             children,
         })
     }
@@ -668,11 +525,12 @@ impl ::concord_runtime::serde::Serialize for CallNode {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "name", &self.name)?;
-        ::concord_runtime::bind::optional(&mut __map, "class", &self.class)?;
-        ::concord_runtime::bind::entry(&mut __map, "self_ms", &self.self_ms)?;
-        ::concord_runtime::bind::optional(&mut __map, "children", &self.children)?;
+        bind::entry(&mut __map, "name", &self.name)?;
+        bind::optional(&mut __map, "class", &self.class)?;
+        bind::entry(&mut __map, "self_ms", &self.self_ms)?;
+        bind::optional(&mut __map, "children", &self.children)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -799,6 +657,7 @@ impl<'de> ::concord_runtime::bind::Object<'de> for Evidence {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut id = None;
         let mut session_id = None;
         let mut kind = None;
@@ -807,45 +666,23 @@ impl<'de> ::concord_runtime::bind::Object<'de> for Evidence {
         let mut canonical = None;
         let mut extension = None;
         let mut __dropped = Vec::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "id" => ::concord_runtime::bind::field(&mut __map, &mut id, "id")?,
-                "session_id" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut session_id,
-                        "session_id",
-                    )?
-                }
-                "kind" => ::concord_runtime::bind::field(&mut __map, &mut kind, "kind")?,
-                "payload" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut payload, "payload")?
-                }
-                "source" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut source, "source")?
-                }
-                "canonical" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut canonical,
-                        "canonical",
-                    )?
-                }
-                "extension" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut extension,
-                        "extension",
-                    )?
-                }
-                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+                "id" => bind::field(&mut __map, &mut id, "id")?,
+                "session_id" => bind::field(&mut __map, &mut session_id, "session_id")?,
+                "kind" => bind::field(&mut __map, &mut kind, "kind")?,
+                "payload" => bind::field(&mut __map, &mut payload, "payload")?,
+                "source" => bind::field(&mut __map, &mut source, "source")?,
+                "canonical" => bind::field(&mut __map, &mut canonical, "canonical")?,
+                "extension" => bind::field(&mut __map, &mut extension, "extension")?,
+                _ => bind::skip(&mut __map, &mut __dropped, __key)?,
             }
         }
         Ok(Self {
-            id: ::concord_runtime::bind::required(id, "id")?,
-            session_id: ::concord_runtime::bind::required(session_id, "session_id")?,
-            kind: ::concord_runtime::bind::required(kind, "kind")?,
-            payload: ::concord_runtime::bind::required(payload, "payload")?,
+            id: bind::required(id, "id")?,
+            session_id: bind::required(session_id, "session_id")?,
+            kind: bind::required(kind, "kind")?,
+            payload: bind::required(payload, "payload")?,
             source,
             canonical,
             extension,
@@ -866,14 +703,15 @@ impl ::concord_runtime::serde::Serialize for Evidence {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "id", &self.id)?;
-        ::concord_runtime::bind::entry(&mut __map, "session_id", &self.session_id)?;
-        ::concord_runtime::bind::entry(&mut __map, "kind", &self.kind)?;
-        ::concord_runtime::bind::entry(&mut __map, "payload", &self.payload)?;
-        ::concord_runtime::bind::optional(&mut __map, "source", &self.source)?;
-        ::concord_runtime::bind::optional(&mut __map, "canonical", &self.canonical)?;
-        ::concord_runtime::bind::optional(&mut __map, "extension", &self.extension)?;
+        bind::entry(&mut __map, "id", &self.id)?;
+        bind::entry(&mut __map, "session_id", &self.session_id)?;
+        bind::entry(&mut __map, "kind", &self.kind)?;
+        bind::entry(&mut __map, "payload", &self.payload)?;
+        bind::optional(&mut __map, "source", &self.source)?;
+        bind::optional(&mut __map, "canonical", &self.canonical)?;
+        bind::optional(&mut __map, "extension", &self.extension)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -905,50 +743,35 @@ impl<'de> ::concord_runtime::bind::Object<'de> for CanonicalPayloads {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut exit_code = None;
         let mut tool_result = None;
         let mut file_diff = None;
         let mut process_observation = None;
         let mut transcript_excerpt = None;
         let mut __dropped = Vec::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "exit_code" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut exit_code,
-                        "exit_code",
-                    )?
-                }
+                "exit_code" => bind::field(&mut __map, &mut exit_code, "exit_code")?,
                 "tool_result" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut tool_result,
-                        "tool_result",
-                    )?
+                    bind::field(&mut __map, &mut tool_result, "tool_result")?
                 }
-                "file_diff" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut file_diff,
-                        "file_diff",
-                    )?
-                }
+                "file_diff" => bind::field(&mut __map, &mut file_diff, "file_diff")?,
                 "process_observation" => {
-                    ::concord_runtime::bind::field(
+                    bind::field(
                         &mut __map,
                         &mut process_observation,
                         "process_observation",
                     )?
                 }
                 "transcript_excerpt" => {
-                    ::concord_runtime::bind::field(
+                    bind::field(
                         &mut __map,
                         &mut transcript_excerpt,
                         "transcript_excerpt",
                     )?
                 }
-                _ => ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)?,
+                _ => bind::skip(&mut __map, &mut __dropped, __key)?,
             }
         }
         Ok(Self {
@@ -974,20 +797,13 @@ impl ::concord_runtime::serde::Serialize for CanonicalPayloads {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::optional(&mut __map, "exit_code", &self.exit_code)?;
-        ::concord_runtime::bind::optional(&mut __map, "tool_result", &self.tool_result)?;
-        ::concord_runtime::bind::optional(&mut __map, "file_diff", &self.file_diff)?;
-        ::concord_runtime::bind::optional(
-            &mut __map,
-            "process_observation",
-            &self.process_observation,
-        )?;
-        ::concord_runtime::bind::optional(
-            &mut __map,
-            "transcript_excerpt",
-            &self.transcript_excerpt,
-        )?;
+        bind::optional(&mut __map, "exit_code", &self.exit_code)?;
+        bind::optional(&mut __map, "tool_result", &self.tool_result)?;
+        bind::optional(&mut __map, "file_diff", &self.file_diff)?;
+        bind::optional(&mut __map, "process_observation", &self.process_observation)?;
+        bind::optional(&mut __map, "transcript_excerpt", &self.transcript_excerpt)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1015,30 +831,17 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ExitCodePayload {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut command = None;
         let mut exit_code = None;
         let mut heuristic = None;
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "command" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut command, "command")?
-                }
-                "exit_code" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut exit_code,
-                        "exit_code",
-                    )?
-                }
-                "heuristic" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut heuristic,
-                        "heuristic",
-                    )?
-                }
+                "command" => bind::field(&mut __map, &mut command, "command")?,
+                "exit_code" => bind::field(&mut __map, &mut exit_code, "exit_code")?,
+                "heuristic" => bind::field(&mut __map, &mut heuristic, "heuristic")?,
                 _ => {
-                    ::concord_runtime::bind::refuse(
+                    bind::refuse(
                         &mut __map,
                         __key,
                         &["command", "exit_code", "heuristic"],
@@ -1047,9 +850,9 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ExitCodePayload {
             }
         }
         Ok(Self {
-            command: ::concord_runtime::bind::required(command, "command")?,
-            exit_code: ::concord_runtime::bind::required(exit_code, "exit_code")?,
-            heuristic: ::concord_runtime::bind::required(heuristic, "heuristic")?,
+            command: bind::required(command, "command")?,
+            exit_code: bind::required(exit_code, "exit_code")?,
+            heuristic: bind::required(heuristic, "heuristic")?,
         })
     }
 }
@@ -1067,10 +870,11 @@ impl ::concord_runtime::serde::Serialize for ExitCodePayload {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "command", &self.command)?;
-        ::concord_runtime::bind::entry(&mut __map, "exit_code", &self.exit_code)?;
-        ::concord_runtime::bind::entry(&mut __map, "heuristic", &self.heuristic)?;
+        bind::entry(&mut __map, "command", &self.command)?;
+        bind::entry(&mut __map, "exit_code", &self.exit_code)?;
+        bind::entry(&mut __map, "heuristic", &self.heuristic)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1094,17 +898,16 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ToolResultPayload {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut summary = None;
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "summary" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut summary, "summary")?
-                }
-                _ => ::concord_runtime::bind::refuse(&mut __map, __key, &["summary"])?,
+                "summary" => bind::field(&mut __map, &mut summary, "summary")?,
+                _ => bind::refuse(&mut __map, __key, &["summary"])?,
             }
         }
         Ok(Self {
-            summary: ::concord_runtime::bind::required(summary, "summary")?,
+            summary: bind::required(summary, "summary")?,
         })
     }
 }
@@ -1122,8 +925,9 @@ impl ::concord_runtime::serde::Serialize for ToolResultPayload {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "summary", &self.summary)?;
+        bind::entry(&mut __map, "summary", &self.summary)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1149,24 +953,19 @@ impl<'de> ::concord_runtime::bind::Object<'de> for FileDiffPayload {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut path = None;
         let mut diff = None;
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "path" => ::concord_runtime::bind::field(&mut __map, &mut path, "path")?,
-                "diff" => ::concord_runtime::bind::field(&mut __map, &mut diff, "diff")?,
-                _ => {
-                    ::concord_runtime::bind::refuse(
-                        &mut __map,
-                        __key,
-                        &["path", "diff"],
-                    )?
-                }
+                "path" => bind::field(&mut __map, &mut path, "path")?,
+                "diff" => bind::field(&mut __map, &mut diff, "diff")?,
+                _ => bind::refuse(&mut __map, __key, &["path", "diff"])?,
             }
         }
         Ok(Self {
-            path: ::concord_runtime::bind::required(path, "path")?,
-            diff: ::concord_runtime::bind::required(diff, "diff")?,
+            path: bind::required(path, "path")?,
+            diff: bind::required(diff, "diff")?,
         })
     }
 }
@@ -1184,9 +983,10 @@ impl ::concord_runtime::serde::Serialize for FileDiffPayload {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "path", &self.path)?;
-        ::concord_runtime::bind::entry(&mut __map, "diff", &self.diff)?;
+        bind::entry(&mut __map, "path", &self.path)?;
+        bind::entry(&mut __map, "diff", &self.diff)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1210,23 +1010,18 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ProcessObservationPayload {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut description = None;
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
                 "description" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut description,
-                        "description",
-                    )?
+                    bind::field(&mut __map, &mut description, "description")?
                 }
-                _ => {
-                    ::concord_runtime::bind::refuse(&mut __map, __key, &["description"])?
-                }
+                _ => bind::refuse(&mut __map, __key, &["description"])?,
             }
         }
         Ok(Self {
-            description: ::concord_runtime::bind::required(description, "description")?,
+            description: bind::required(description, "description")?,
         })
     }
 }
@@ -1244,8 +1039,9 @@ impl ::concord_runtime::serde::Serialize for ProcessObservationPayload {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "description", &self.description)?;
+        bind::entry(&mut __map, "description", &self.description)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1269,15 +1065,16 @@ impl<'de> ::concord_runtime::bind::Object<'de> for TranscriptExcerptPayload {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut text = None;
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
-                "text" => ::concord_runtime::bind::field(&mut __map, &mut text, "text")?,
-                _ => ::concord_runtime::bind::refuse(&mut __map, __key, &["text"])?,
+                "text" => bind::field(&mut __map, &mut text, "text")?,
+                _ => bind::refuse(&mut __map, __key, &["text"])?,
             }
         }
         Ok(Self {
-            text: ::concord_runtime::bind::required(text, "text")?,
+            text: bind::required(text, "text")?,
         })
     }
 }
@@ -1295,8 +1092,9 @@ impl ::concord_runtime::serde::Serialize for TranscriptExcerptPayload {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(&mut __map, "text", &self.text)?;
+        bind::entry(&mut __map, "text", &self.text)?;
         ::concord_runtime::serde::ser::SerializeMap::end(__map)
     }
 }
@@ -1330,63 +1128,35 @@ impl<'de> ::concord_runtime::bind::Object<'de> for ExtensionEnvelope {
     fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
         mut __map: A,
     ) -> Result<Self, A::Error> {
+        use ::concord_runtime::bind;
         let mut schema_version = None;
         let mut provider = None;
         let mut adapter_version = None;
         let mut content_class = None;
         let mut fields = None;
         let mut extra = ::concord_runtime::IndexMap::new();
-        while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+        while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
             match __key.as_str() {
                 "schema_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut schema_version,
-                        "schema_version",
-                    )?
+                    bind::field(&mut __map, &mut schema_version, "schema_version")?
                 }
-                "provider" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut provider,
-                        "provider",
-                    )?
-                }
+                "provider" => bind::field(&mut __map, &mut provider, "provider")?,
                 "adapter_version" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut adapter_version,
-                        "adapter_version",
-                    )?
+                    bind::field(&mut __map, &mut adapter_version, "adapter_version")?
                 }
                 "content_class" => {
-                    ::concord_runtime::bind::field(
-                        &mut __map,
-                        &mut content_class,
-                        "content_class",
-                    )?
+                    bind::field(&mut __map, &mut content_class, "content_class")?
                 }
-                "fields" => {
-                    ::concord_runtime::bind::field(&mut __map, &mut fields, "fields")?
-                }
-                _ => ::concord_runtime::bind::keep(&mut __map, &mut extra, __key)?,
+                "fields" => bind::field(&mut __map, &mut fields, "fields")?,
+                _ => bind::keep(&mut __map, &mut extra, __key)?,
             }
         }
         Ok(Self {
-            schema_version: ::concord_runtime::bind::required(
-                schema_version,
-                "schema_version",
-            )?,
-            provider: ::concord_runtime::bind::required(provider, "provider")?,
-            adapter_version: ::concord_runtime::bind::required(
-                adapter_version,
-                "adapter_version",
-            )?,
-            content_class: ::concord_runtime::bind::required(
-                content_class,
-                "content_class",
-            )?,
-            fields: ::concord_runtime::bind::required(fields, "fields")?,
+            schema_version: bind::required(schema_version, "schema_version")?,
+            provider: bind::required(provider, "provider")?,
+            adapter_version: bind::required(adapter_version, "adapter_version")?,
+            content_class: bind::required(content_class, "content_class")?,
+            fields: bind::required(fields, "fields")?,
             extra,
         })
     }
@@ -1405,25 +1175,14 @@ impl ::concord_runtime::serde::Serialize for ExtensionEnvelope {
         &self,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        use ::concord_runtime::bind;
         let mut __map = serializer.serialize_map(None)?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "schema_version",
-            &self.schema_version,
-        )?;
-        ::concord_runtime::bind::entry(&mut __map, "provider", &self.provider)?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "adapter_version",
-            &self.adapter_version,
-        )?;
-        ::concord_runtime::bind::entry(
-            &mut __map,
-            "content_class",
-            &self.content_class,
-        )?;
-        ::concord_runtime::bind::entry(&mut __map, "fields", &self.fields)?;
-        ::concord_runtime::bind::entries(
+        bind::entry(&mut __map, "schema_version", &self.schema_version)?;
+        bind::entry(&mut __map, "provider", &self.provider)?;
+        bind::entry(&mut __map, "adapter_version", &self.adapter_version)?;
+        bind::entry(&mut __map, "content_class", &self.content_class)?;
+        bind::entry(&mut __map, "fields", &self.fields)?;
+        bind::entries(
             &mut __map,
             &self.extra,
             &["schema_version", "provider", "adapter_version", "content_class", "fields"],

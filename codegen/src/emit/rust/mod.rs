@@ -212,12 +212,12 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         UnknownKeys::Drop => (
             quote! {},
             quote! { let mut __dropped = Vec::new(); },
-            quote! { ::concord_runtime::bind::skip(&mut __map, &mut __dropped, __key)? },
+            quote! { bind::skip(&mut __map, &mut __dropped, __key)? },
             quote! {},
         ),
         UnknownKeys::Refuse => {
             let declared = body.fields.iter().map(|field| field.json_name.as_str());
-            (quote! {}, quote! {}, quote! { ::concord_runtime::bind::refuse(&mut __map, __key, &[#(#declared),*])? }, quote! {})
+            (quote! {}, quote! {}, quote! { bind::refuse(&mut __map, __key, &[#(#declared),*])? }, quote! {})
         }
         UnknownKeys::Keep | UnknownKeys::Typed(_) => {
             let declared = body.fields.iter().map(|field| field.json_name.as_str());
@@ -235,14 +235,14 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             (
                 quote! { #[doc = #doc] pub #catch_all: ::concord_runtime::IndexMap<String, #value>, },
                 quote! { let mut #catch_all = ::concord_runtime::IndexMap::new(); },
-                quote! { ::concord_runtime::bind::keep(&mut __map, &mut #catch_all, __key)? },
-                quote! { ::concord_runtime::bind::entries(&mut __map, &self.#catch_all, &[#(#declared),*])?; },
+                quote! { bind::keep(&mut __map, &mut #catch_all, __key)? },
+                quote! { bind::entries(&mut __map, &self.#catch_all, &[#(#declared),*])?; },
             )
         }
     };
     let arms = body.fields.iter().zip(&idents).map(|(field, ident)| {
         let json = &field.json_name;
-        quote! { #json => ::concord_runtime::bind::field(&mut __map, &mut #ident, #json)?, }
+        quote! { #json => bind::field(&mut __map, &mut #ident, #json)?, }
     });
     let dispatch = if body.fields.is_empty() {
         quote! { #unknown; }
@@ -252,7 +252,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
     let values = body.fields.iter().zip(&idents).map(|(field, ident)| {
         if field.required {
             let json = &field.json_name;
-            quote! { #ident: ::concord_runtime::bind::required(#ident, #json)?, }
+            quote! { #ident: bind::required(#ident, #json)?, }
         } else {
             quote! { #ident, }
         }
@@ -264,9 +264,9 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
     let writes = body.fields.iter().zip(&idents).map(|(field, ident)| {
         let json = &field.json_name;
         if field.required {
-            quote! { ::concord_runtime::bind::entry(&mut __map, #json, &self.#ident)?; }
+            quote! { bind::entry(&mut __map, #json, &self.#ident)?; }
         } else {
-            quote! { ::concord_runtime::bind::optional(&mut __map, #json, &self.#ident)?; }
+            quote! { bind::optional(&mut __map, #json, &self.#ident)?; }
         }
     });
     let expecting = format!("an object ({})", def.name);
@@ -288,9 +288,10 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         impl<'de> ::concord_runtime::bind::Object<'de> for #name {
             const EXPECTING: &'static str = #expecting;
             fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+                use ::concord_runtime::bind;
                 #(let mut #idents = None;)*
                 #extra_slot
-                while let Some(__key) = __map.next_key::<::concord_runtime::bind::Key<'de>>()? {
+                while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
                     #dispatch
                 }
                 Ok(Self { #(#values)* #extra_value })
@@ -305,6 +306,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
 
         impl ::concord_runtime::serde::Serialize for #name {
             fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use ::concord_runtime::bind;
                 let mut __map = serializer.serialize_map(None)?;
                 #(#writes)*
                 #extra_write
