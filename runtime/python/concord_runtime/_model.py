@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 import pydantic
@@ -59,22 +60,42 @@ def _record_error(error: pydantic.ValidationError) -> RecordError:
     return RecordError(_pointer(tuple(first["loc"])), first["msg"])
 
 
-@classmethod  # type: ignore[misc]
-def _set_only_what_was_read(cls: type[Model], data: Any, handler: pydantic.ModelWrapValidatorHandler[Model]) -> Model:
+# Object keys (as JSON string literals) that are the Python name of a renamed
+# property at a growth point: see ``_unmark_unread``.
+_PYTHON_NAMES_AT_GROWTH_POINTS: set[bytes] = set()
+
+
+def _unmark_unread(record: Any, data: Any) -> None:
     """Where a kept unknown key is spelled like a field's Python name (``foo_bar``
-    beside the property ``fooBar``), pydantic also marks that field as set, and
-    ``exclude_unset`` would then write it as null. Unmark it: a field is set only
-    when its own JSON name was read. Installed only on the growth points that
-    have such a field (see ``Model.__init_subclass__``): it costs speed."""
-    model = handler(data)
-    extra = model.__pydantic_extra__
-    if extra and isinstance(data, dict):
-        fields = type(model).model_fields
-        for name in model.__pydantic_fields_set__ & extra.keys():
+    beside the property ``fooBar``), pydantic also marks that field as set
+    (pydantic issue 7700), and ``exclude_unset`` would then write it as null.
+    Unmark it: a field is set only when its own JSON name was read. Walks the
+    record beside the JSON it was read from; ``from_json`` calls it only when
+    such a key may be in the input, so no class pays for it at import (a model
+    validator would: it costs pydantic its schema reuse)."""
+    if isinstance(record, Model):
+        if not isinstance(data, dict):
+            return
+        fields = type(record).model_fields
+        extra = record.__pydantic_extra__ or {}
+        for name in record.__pydantic_fields_set__ & extra.keys():
             field = fields.get(name)
             if field is not None and (name if field.alias is None else field.alias) not in data:
-                model.__pydantic_fields_set__.discard(name)
-    return model
+                record.__pydantic_fields_set__.discard(name)
+        for name, field in fields.items():
+            key = name if field.alias is None else field.alias
+            if key in data:
+                _unmark_unread(getattr(record, name), data[key])
+        for key, value in extra.items():
+            if key in data:
+                _unmark_unread(value, data[key])
+    elif isinstance(record, list) and isinstance(data, list):
+        for item, raw in zip(record, data, strict=False):
+            _unmark_unread(item, raw)
+    elif isinstance(record, dict) and isinstance(data, dict):
+        for key, value in record.items():
+            if key in data:
+                _unmark_unread(value, data[key])
 
 
 def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None:
@@ -111,14 +132,16 @@ class Model(pydantic.BaseModel):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # A growth point (extra="allow") with a field whose Python name differs
-        # from its JSON name needs the wrap validator; no other type pays for it.
+        # from its JSON name: see _unmark_unread and _keep_unknown_keys_on_assignment.
         config = cls.__dict__.get("model_config", {})
         renamed = any(
             isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name)
             for name, value in cls.__dict__.items()
         )
         if config.get("extra") == "allow" and renamed:
-            cls._set_only_what_was_read = pydantic.model_validator(mode="wrap")(_set_only_what_was_read)  # type: ignore[attr-defined]
+            for name, value in cls.__dict__.items():
+                if isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name):
+                    _PYTHON_NAMES_AT_GROWTH_POINTS.add(json.dumps(name).encode())
             cls.__setattr__ = _keep_unknown_keys_on_assignment  # type: ignore[method-assign,assignment]
 
     @classmethod
@@ -131,9 +154,15 @@ class Model(pydantic.BaseModel):
             raise ValueError("max_bytes must not be negative")
         _core.check(data, max_bytes)
         try:
-            return cls.model_validate_json(data, by_alias=True, by_name=False)
+            record = cls.model_validate_json(data, by_alias=True, by_name=False)
         except pydantic.ValidationError as error:
             raise _record_error(error) from None
+        # A key may be escaped (`\u005f`): then look closer too.
+        if _PYTHON_NAMES_AT_GROWTH_POINTS and (
+            b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS)
+        ):
+            _unmark_unread(record, json.loads(data))
+        return record
 
     def to_json(self) -> bytes:
         """Writes compact JSON: declared properties in schema order, then kept unknown keys as read.
