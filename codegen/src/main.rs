@@ -154,7 +154,7 @@ fn run_json(command: JsonCommand) -> ExitCode {
     }
     let limits = strict::Limits { max_bytes: args.max_bytes };
     let output = match command {
-        JsonCommand::Check(_) => strict::read_with(&bytes, limits).map(|_| b"ok\n".to_vec()).map_err(|e| e.to_string()),
+        JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(|e| e.to_string()),
         JsonCommand::Canon(_) => strict::read_with(&bytes, limits)
             .map_err(canonical::CanonicalError::from)
             .and_then(|value| canonical::to_bytes(&value))

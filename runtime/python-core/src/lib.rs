@@ -38,26 +38,17 @@ fn canonical_error(py: Python<'_>, error: CanonicalError) -> PyErr {
     }
 }
 
-/// The strict verdict on `data`: the fast scan, and the reference reader
-/// (which names the first problem) whenever the scan is not certain.
-fn verdict(data: &[u8], max_bytes: usize) -> Result<(), JsonError> {
-    if data.len() <= max_bytes && !data.starts_with(b"\xEF\xBB\xBF") && std::str::from_utf8(data).is_ok() && concord_runtime::scan::accepts(data) {
-        return Ok(());
-    }
-    strict::read_with(data, Limits { max_bytes }).map(drop)
-}
-
 /// Checks `data` under the strict profile; raises `JsonError` with the first problem.
 #[pyfunction]
 fn check(py: Python<'_>, data: &[u8], max_bytes: usize) -> PyResult<()> {
-    py.detach(|| verdict(data, max_bytes)).map_err(|error| json_error(py, error))
+    py.detach(|| strict::check_with(data, Limits { max_bytes })).map_err(|error| json_error(py, error))
 }
 
 /// Whether the fast scan alone accepts `data` (for tests: it must never
 /// accept what the reference refuses).
 #[pyfunction]
 fn scan_accepts(data: &[u8]) -> bool {
-    std::str::from_utf8(data).is_ok() && !data.starts_with(b"\xEF\xBB\xBF") && concord_runtime::scan::accepts(data)
+    concord_runtime::scan::accepts(data)
 }
 
 /// The reference reader's verdict alone (for tests).
@@ -87,16 +78,7 @@ fn digest_json(py: Python<'_>, data: &[u8], max_bytes: usize) -> PyResult<String
 /// which walks the record in canonical order, to name the first problem.
 #[pyfunction]
 fn record_digest(py: Python<'_>, dump: &[u8]) -> Option<String> {
-    py.detach(|| {
-        let bytes = match canonical::from_compact(dump) {
-            Some(bytes) => bytes,
-            None => {
-                let value = strict::read_with(dump, Limits { max_bytes: usize::MAX }).ok()?;
-                canonical::to_bytes(&value).ok()?
-            }
-        };
-        Some(canonical::digest_bytes(&bytes))
-    })
+    py.detach(|| canonical::digest_compact(dump).ok())
 }
 
 /// The canonical bytes of compact JSON as pydantic writes it, by the fast

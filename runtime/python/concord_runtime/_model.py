@@ -150,9 +150,7 @@ class Model(pydantic.BaseModel):
         and refuses anything its schema refuses (raises :class:`RecordError`)."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        if max_bytes < 0:
-            raise ValueError("max_bytes must not be negative")
-        _core.check(data, max_bytes)
+        strict.check(data, max_bytes=max_bytes)
         try:
             record = cls.model_validate_json(data, by_alias=True, by_name=False)
         except pydantic.ValidationError as error:

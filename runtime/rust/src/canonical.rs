@@ -61,6 +61,18 @@ pub fn from_compact(bytes: &[u8]) -> Option<Vec<u8>> {
     compact::canonical(bytes)
 }
 
+/// `sha256:<hex>` over the canonical form of a record's JSON as `to_json`
+/// wrote it: [`from_compact`], else the reference route, which names the
+/// problem when there is no canonical form. No size limit: the bytes are
+/// the record's own.
+pub fn digest_compact(bytes: &[u8]) -> Result<String, CanonicalError> {
+    let canonical = match from_compact(bytes) {
+        Some(canonical) => canonical,
+        None => to_bytes(&strict::read_with(bytes, strict::Limits { max_bytes: usize::MAX })?)?,
+    };
+    Ok(digest_bytes(&canonical))
+}
+
 /// Reads `bytes` strictly and writes their canonical form.
 pub fn canonicalize(bytes: &[u8]) -> Result<Vec<u8>, CanonicalError> {
     to_bytes(&strict::read(bytes)?)

@@ -132,11 +132,12 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
     /// Refuses (with the pointer) what the strict profile would refuse on
     /// reading: non-finite floats, negative zero, integers beyond ±(2^53-1).
     fn to_json(&self) -> Result<Vec<u8>, Error> {
-        write::to_vec(self).map_err(|_| {
+        write::to_vec(self).map_err(|refusal| {
             // Only a refusal pays for tracking where it happened.
             match serde_path_to_error::serialize(self, &mut write::Writer::default()) {
                 Err(error) => Error::Write { pointer: pointer(error.path()), message: error.into_inner().0 },
-                Ok(()) => unreachable!("the writer refused the record once and accepted it the second time"),
+                // A Serialize impl that refused once and not twice: no pointer to give.
+                Ok(()) => Error::Write { pointer: String::new(), message: refusal.0 },
             }
         })
     }
@@ -144,12 +145,7 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
     /// `sha256:<hex>` over the record's canonical JSON (`jcs-rfc8785-integer-v1`);
     /// a record holding a float has none.
     fn digest(&self) -> Result<String, Error> {
-        let json = self.to_json()?;
-        match canonical::from_compact(&json) {
-            Some(bytes) => Ok(canonical::digest_bytes(&bytes)),
-            // No canonical form (a float): the reference names the problem.
-            None => canonical::digest_json(&json).map_err(Error::Canonical),
-        }
+        canonical::digest_compact(&self.to_json()?).map_err(Error::Canonical)
     }
 }
 

@@ -18,9 +18,12 @@ use std::collections::HashSet;
 /// Past this many keys an object's keys go into a hash set.
 const LINEAR_KEYS: usize = 16;
 
-/// Whether `bytes` (valid UTF-8, no byte order mark) is certainly accepted
-/// by the strict profile.
+/// Whether the document `bytes` is certainly accepted by the strict profile
+/// (size limits aside).
 pub fn accepts(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"\xEF\xBB\xBF") || std::str::from_utf8(bytes).is_err() {
+        return false;
+    }
     Scanner { bytes, pos: 0, depth: 0, open: Vec::with_capacity(16), keys: Vec::new() }.value(true).is_some()
 }
 

@@ -89,6 +89,16 @@ pub fn read(bytes: &[u8]) -> Result<Value, JsonError> {
     read_with(bytes, Limits::default())
 }
 
+/// Checks one JSON document under the strict profile without building it:
+/// the fast scan ([`crate::scan`]) decides, and the reference reader names
+/// the first problem whenever the scan is not certain.
+pub fn check_with(bytes: &[u8], limits: Limits) -> Result<(), JsonError> {
+    if bytes.len() <= limits.max_bytes && crate::scan::accepts(bytes) {
+        return Ok(());
+    }
+    read_with(bytes, limits).map(drop)
+}
+
 /// Reads one JSON document under the strict profile.
 pub fn read_with(bytes: &[u8], limits: Limits) -> Result<Value, JsonError> {
     if bytes.len() > limits.max_bytes {
