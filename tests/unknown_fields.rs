@@ -38,16 +38,16 @@ fn absent_null_and_value_stay_distinct() {
     };
     for (nccl, expected) in [("", None), (r#""nccl_version":null,"#, Some(None)), (r#""nccl_version":"2.21","#, Some(Some("2.21")))] {
         let json = session(nccl, "");
-        let read = concord::Session::from_json(json.as_bytes()).unwrap();
+        let read = concord::cls_artifact::Session::from_json(json.as_bytes()).unwrap();
         assert_eq!(read.nccl_version.as_ref().map(|v| v.as_deref()), expected);
         assert_eq!(String::from_utf8(read.to_json().unwrap()).unwrap(), json);
     }
     // Optional but not nullable: null is refused, not read as absent.
-    let error = concord::Session::from_json(session("", r#""hostname":null,"#).as_bytes()).unwrap_err();
+    let error = concord::cls_artifact::Session::from_json(session("", r#""hostname":null,"#).as_bytes()).unwrap_err();
     assert_eq!(error.pointer(), Some("/hostname"));
     // Required and nullable: absence is refused, not read as null.
     let missing = session("", "").replace(r#""cudnn_version":null,"#, "");
-    let error = concord::Session::from_json(missing.as_bytes()).unwrap_err();
+    let error = concord::cls_artifact::Session::from_json(missing.as_bytes()).unwrap_err();
     assert!(error.message().contains("missing field `cudnn_version`"), "{error}");
 }
 

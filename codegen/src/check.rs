@@ -40,15 +40,22 @@ pub fn check(model: &Model) -> Result<(), Errors> {
     errors.finish(())
 }
 
-/// Two types may not take the same name in either language.
+/// Two types of one module may not take the same name in either language;
+/// nor may two modules, nor two roots (re-exported side by side at the top).
 fn type_names(model: &Model, errors: &mut Errors) {
     for (language, ident) in [("Rust", rust::ident::type_name as fn(&str) -> String), ("Python", python::ident::type_name)] {
-        let mut seen: HashMap<String, TypeId> = HashMap::new();
+        let mut seen: HashMap<(usize, String), TypeId> = HashMap::new();
+        let mut roots: HashMap<String, TypeId> = HashMap::new();
         for id in model.ids() {
             let def = model.get(id);
             let name = ident(&def.name);
-            if let Some(first) = seen.get(&name) {
-                let first = &model.get(*first).origin;
+            let first = match seen.get(&(def.module, name.clone())) {
+                Some(first) => Some(*first),
+                None if def.is_root => roots.get(&name).copied(),
+                None => None,
+            };
+            if let Some(first) = first {
+                let first = &model.get(first).origin;
                 errors.push(
                     &def.origin.file,
                     &def.origin.pointer,
@@ -58,8 +65,28 @@ fn type_names(model: &Model, errors: &mut Errors) {
                         first.pointer
                     ),
                 );
-            } else {
-                seen.insert(name, id);
+                continue;
+            }
+            seen.insert((def.module, name.clone()), id);
+            if def.is_root {
+                roots.insert(name, id);
+            }
+        }
+    }
+    let mut modules: HashMap<String, usize> = HashMap::new();
+    for (index, module) in model.modules.iter().enumerate() {
+        let name = crate::emit::module_name(&module.word);
+        match modules.get(&name) {
+            Some(first) => errors.push(
+                &module.file,
+                "",
+                format!(
+                    "registry entries `{}` and `{}` both become the module `{name}`; rename one",
+                    model.modules[*first].name, module.name
+                ),
+            ),
+            None => {
+                modules.insert(name, index);
             }
         }
     }

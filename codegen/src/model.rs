@@ -9,7 +9,22 @@ use std::path::PathBuf;
 /// root type, then its `$defs` and inline types as they are met.
 #[derive(Clone, Debug, Default)]
 pub struct Model {
+    /// One per registry entry, in registry order: each becomes a module in
+    /// both languages, and names need only be unique within one.
+    pub modules: Vec<Module>,
     pub types: Vec<TypeDef>,
+}
+
+/// A registry entry's namespace.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The entry's `name` in the registry (PascalCase).
+    pub name: String,
+    /// snake_case form of the name, before language keyword escaping.
+    pub word: String,
+    pub file: PathBuf,
+    /// The entry's root type; `None` for a document of `$defs` only.
+    pub root: Option<TypeId>,
 }
 
 /// An index into [`Model::types`].
@@ -44,6 +59,8 @@ pub struct TypeDef {
     pub schema_digest: String,
     /// A registry root (its `name` in the index), not a `$defs` or inline type.
     pub is_root: bool,
+    /// The index of its module in [`Model::modules`].
+    pub module: usize,
     pub kind: TypeKind,
 }
 
@@ -69,6 +86,8 @@ pub struct EnumValue {
 pub struct Struct {
     pub fields: Vec<Field>,
     pub unknown_keys: UnknownKeys,
+    /// Assertions on the whole object (`minProperties`, `maxProperties`).
+    pub checks: Vec<Check>,
 }
 
 /// What an object type does with a key its schema does not declare.
@@ -118,6 +137,33 @@ pub enum Shape {
     /// `type: [X, "null"]`.
     Nullable(Box<Shape>),
     Named(TypeId),
+    /// A shape with assertions every value must meet.
+    Checked(Box<Shape>, Vec<Check>),
+}
+
+/// An assertion on a value, applied in both languages alike. Each applies to
+/// one JSON type, and the reader attaches it only to shapes of that type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// String length bounds, in Unicode code points.
+    Length { min: Option<u64>, max: Option<u64> },
+    /// `pattern`: the schema's ECMA-262 text, and the same pattern in the
+    /// syntax of Rust's `regex` crate, which both languages run.
+    Pattern { ecma: String, regex: String },
+    /// Integer bounds, inclusive, already narrowed to the safe range.
+    IntegerRange { min: i64, max: i64 },
+    /// `multipleOf` on integers: a multiple of this (> 1).
+    IntegerMultipleOf(u64),
+    /// Number bounds, as the schema gives them.
+    NumberRange { minimum: Option<f64>, exclusive_minimum: Option<f64>, maximum: Option<f64>, exclusive_maximum: Option<f64> },
+    /// `multipleOf` on numbers: the divisor's decimal text, compared exactly.
+    NumberMultipleOf(String),
+    /// Array length bounds.
+    Items { min: Option<u64>, max: Option<u64> },
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// Object size bounds, counting every key of the input.
+    Properties { min: Option<u64>, max: Option<u64> },
 }
 
 impl Shape {
@@ -128,6 +174,7 @@ impl Shape {
         loop {
             match shape {
                 Shape::Any | Shape::Null | Shape::Nullable(_) => return true,
+                Shape::Checked(inner, _) => shape = inner,
                 Shape::Named(id) => match &model.get(*id).kind {
                     TypeKind::Alias(aliased) => shape = aliased,
                     TypeKind::Struct(_) | TypeKind::Enum(_) => return false,
@@ -143,7 +190,7 @@ impl Shape {
     /// and nullables.
     pub fn named(&self) -> Option<TypeId> {
         match self {
-            Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) => inner.named(),
+            Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) | Shape::Checked(inner, _) => inner.named(),
             Shape::Named(id) => Some(*id),
             _ => None,
         }

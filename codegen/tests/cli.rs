@@ -168,7 +168,8 @@ fn json_commands_match_the_python_runtime() {
 /// Prints the class docstring of `Hostile` and the attribute docstring of its
 /// field `type`, as the generated module's source holds them.
 const FIELD_DOCSTRING: &str = r#"
-import ast, inspect, concord_registry as m
+import ast, importlib, inspect, concord_registry
+m = importlib.import_module(concord_registry.Hostile.__module__)
 tree = ast.parse(open(m.__file__, encoding="utf-8").read())
 cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Hostile")
 body = cls.body
@@ -249,8 +250,16 @@ fn hostile_names_and_texts_cannot_inject_code() {
     // The texts come back as documentation, verbatim.
     let files = concord_codegen::Config::new().registry(&registry).generate().unwrap();
     let rust: syn::File = syn::parse_str(&files[0].contents).unwrap();
-    let docs: Vec<String> = rust
+    // The items of every entry's module.
+    let items: Vec<&syn::Item> = rust
         .items
+        .iter()
+        .flat_map(|item| match item {
+            syn::Item::Mod(module) => module.content.as_ref().map(|(_, items)| items.iter().collect()).unwrap_or_default(),
+            item => vec![item],
+        })
+        .collect();
+    let docs: Vec<String> = items
         .iter()
         .filter_map(|item| match item {
             syn::Item::Struct(item) => Some(&item.attrs),
@@ -265,7 +274,7 @@ fn hostile_names_and_texts_cannot_inject_code() {
         }))
         .collect();
     assert_eq!(docs, [format!(" {root_doc}")]);
-    assert_eq!(rust.items.iter().filter(|item| matches!(item, syn::Item::Fn(_))).count(), 0);
+    assert_eq!(items.iter().filter(|item| matches!(item, syn::Item::Fn(_))).count(), 0);
 
     let package = scratch.path().join("python");
     concord_codegen::write_files(&package, &files).unwrap();

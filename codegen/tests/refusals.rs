@@ -86,20 +86,20 @@ fn unsupported_keywords_are_refused_and_all_reported() {
     let registry = Registry::new(&[(
         "Root",
         object(json!({
-            "name": {"type": "string", "pattern": "^a"},
-            "size": {"type": "integer", "minimum": 0},
+            "name": {"type": "string", "dependencies": {}},
+            "size": {"type": "integer", "$dynamicRef": "#x"},
             "tag": {"type": "string", "x-growthpoint": true},
-            "kind": {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+            "kind": {"type": "string", "maxLenght": 2}
         })),
     )]);
     let errors = registry.errors();
     assert_has(
         &errors,
         &[
-            "root.schema.json at /properties/name/pattern: unsupported keyword `pattern`",
-            "root.schema.json at /properties/size/minimum: unsupported keyword `minimum`",
-            "root.schema.json at /properties/tag/x-growthpoint: unknown extension keyword `x-growthpoint`",
-            "root.schema.json at /properties/kind/oneOf: unsupported keyword `oneOf`",
+            "root.schema.json at /properties/name/dependencies: `dependencies` is refused: a Draft 2020-12 validator ignores it",
+            "root.schema.json at /properties/size/$dynamicRef: `$dynamicRef` is refused: resolved through the dynamic scope",
+            "root.schema.json at /properties/tag/x-growthpoint: `x-growthpoint` is refused: an unknown extension keyword",
+            "root.schema.json at /properties/kind/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword",
             "4 errors",
         ],
     );
@@ -247,9 +247,15 @@ fn a_type_that_contains_itself_without_an_object_is_refused() {
 }
 
 #[test]
-fn an_object_keyword_without_type_object_is_refused() {
-    let registry = Registry::new(&[("Root", object(json!({"inner": {"properties": {"a": {}}}})))]);
-    assert_has(&registry.errors(), &["at /properties/inner/properties: `properties`: add \"type\": \"object\""]);
+fn a_keyword_of_one_type_without_a_type_is_refused() {
+    let registry = Registry::new(&[("Root", object(json!({"inner": {"properties": {"a": {}}}, "short": {"maxLength": 2}})))]);
+    assert_has(
+        &registry.errors(),
+        &[
+            "at /properties/inner/properties: `properties` applies to object values, but this schema has no `type`: add \"type\": \"object\"",
+            "at /properties/short/maxLength: `maxLength` applies to string values",
+        ],
+    );
 }
 
 #[test]
@@ -269,9 +275,22 @@ fn the_index_is_read_strictly() {
 }
 
 #[test]
-fn a_root_that_only_refers_elsewhere_is_named_as_such() {
-    let schema = json!({"$schema": DRAFT, "$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {}}}});
-    let registry = Registry::new(&[("Root", schema)]);
+fn a_root_may_be_any_schema_and_a_document_of_defs_only_is_a_module() {
+    let reference = json!({"$schema": DRAFT, "$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {}}}});
+    let array = json!({"$schema": DRAFT, "type": "array", "items": {"type": "string", "maxLength": 3}, "minItems": 1});
+    let defs_only = json!({"$schema": DRAFT, "$defs": {"Metadata": {"type": "object", "properties": {"a": {"type": "string"}}}}});
+    let also_metadata = json!({"$schema": DRAFT, "$defs": {"Metadata": {"type": "string"}}});
+    let registry = Registry::new(&[("Reference", reference), ("Tags", array), ("Shared", defs_only), ("Other", also_metadata)]);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let names: Vec<(&str, usize, bool)> = model.types.iter().map(|t| (t.name.as_str(), t.module, t.is_root)).collect();
+    // `Metadata` twice, once in each module: names need only be unique within an entry.
+    assert_eq!(names, [("Reference", 0, true), ("A", 0, false), ("Tags", 1, true), ("Metadata", 2, false), ("Metadata", 3, false)]);
+    assert_eq!(model.modules.iter().map(|m| m.root.is_some()).collect::<Vec<_>>(), [true, true, false, false]);
+}
+
+#[test]
+fn a_misspelt_keyword_is_refused_and_an_unknown_annotation_is_not() {
+    let registry = Registry::new(&[("Root", object(json!({"name": {"type": "string", "maxLenght": 3, "example": "x", "$todo": 1}})))]);
     let errors = registry.errors();
-    assert_has(&errors, &["root.schema.json at /$ref: a registry root that only refers to another type is not supported", "1 error"]);
+    assert_has(&errors, &["at /properties/name/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword", "1 error"]);
 }

@@ -94,7 +94,7 @@ fn descriptions_never_become_code() {
     let files = concord_codegen::Config::new().registry(&registry).generate().unwrap();
     let rust = &files[0].contents;
     let start = rust.find("/// ````text").or_else(|| rust.find("/// ```text")).expect("the description is fenced as text");
-    let doc: Vec<&str> = rust[start..].lines().take_while(|line| line.starts_with("///")).collect();
+    let doc: Vec<&str> = rust[start..].lines().map(str::trim_start).take_while(|line| line.starts_with("///")).collect();
     assert_eq!(
         doc,
         [

@@ -13,7 +13,8 @@ from typing import Any
 
 import pydantic
 import pytest
-from concord_registry import CallNode, ClsArtifact, Evidence, Kernel, LaunchDims, Session
+from concord_registry import ClsArtifact, Evidence
+from concord_registry.cls_artifact import CallNode, Kernel, LaunchDims, Session
 from concord_runtime import (
     CanonicalError,
     Int64,

@@ -3,7 +3,8 @@ unknown keys survive at growth points, vanish inside default types, and are
 refused by closed types."""
 
 import pytest
-from concord_registry import ClsArtifact, Evidence, Session
+from concord_registry import ClsArtifact, Evidence
+from concord_registry.cls_artifact import Session
 from concord_runtime import CanonicalError, RecordError, canonical
 
 ARTIFACT = (

@@ -13,8 +13,9 @@ except ImportError as error:  # a broken install, named plainly
         "`pip install ./runtime/python` (needs cargo), or run scripts/test, which builds it in place"
     ) from error
 from concord_runtime._json import RecordError, dumps
-from concord_runtime._model import Int64, Model, NotNull
+from concord_runtime import checks
+from concord_runtime._model import Int64, Model, NotNull, RootModel
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.strict import JsonError
 
-__all__ = ["CanonicalError", "Int64", "JsonError", "Model", "NotNull", "RecordError", "dumps"]
+__all__ = ["CanonicalError", "Int64", "JsonError", "Model", "NotNull", "RecordError", "RootModel", "checks", "dumps"]

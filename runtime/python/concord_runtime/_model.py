@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, ClassVar, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 import pydantic
 import pydantic_core
 from concord_runtime import _core, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
 
-__all__ = ["Int64", "Model", "NotNull", "RecordError"]
+__all__ = ["Int64", "Model", "NotNull", "RecordError", "RootModel"]
 
 T = TypeVar("T")
 
@@ -197,3 +197,47 @@ class Model(pydantic.BaseModel):
 
     def _plain(self) -> Any:
         return self.model_dump(mode="python", by_alias=True, exclude_unset=True)
+
+
+class RootModel(pydantic.RootModel[T], Generic[T]):
+    """Base of a generated registry root that is not an object type (an array, a
+    string, an enum...): the value is ``record.root``; reading and writing are
+    :class:`Model`'s."""
+
+    model_config = pydantic.ConfigDict(
+        strict=True,
+        allow_inf_nan=False,
+        validate_assignment=True,
+        ser_json_inf_nan="constants",
+    )
+
+    NAME: ClassVar[str]
+    SCHEMA_DIGEST: ClassVar[str]
+
+    @classmethod
+    def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
+        """Reads a record under the strict profile, as :meth:`Model.from_json`."""
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+        strict.check(data, max_bytes=max_bytes)
+        try:
+            return cls.model_validate_json(data)
+        except pydantic.ValidationError as error:
+            raise _record_error(error) from None
+
+    def to_json(self) -> bytes:
+        """Writes compact JSON, as :meth:`Model.to_json`."""
+        return Model.to_json(self)  # type: ignore[arg-type]
+
+    def digest(self) -> str:
+        """The record digest, as :meth:`Model.digest`."""
+        return Model.digest(self)  # type: ignore[arg-type]
+
+    def _dump(self) -> bytes:
+        return type(self).__pydantic_serializer__.to_json(self, by_alias=True)
+
+    def _to_json_oracle(self) -> bytes:
+        return dumps(self._plain()).encode()
+
+    def _plain(self) -> Any:
+        return self.model_dump(mode="python", by_alias=True)

@@ -216,3 +216,108 @@ pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<Strin
     }
     Ok(())
 }
+
+/// A value an assertion refused (`maxLength`, `pattern`, `minimum`, ...):
+/// why, and where below the value being checked (a JSON pointer, empty for
+/// the value itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pointer: String,
+    message: String,
+}
+
+/// Separates a failure's relative pointer from its message inside a serde
+/// error, so that [`crate::Error`] can join it to the pointer serde tracked.
+pub(crate) const FAILURE_MARK: char = '\u{0}';
+
+impl Failure {
+    pub fn new(message: impl Into<String>) -> Self {
+        Failure { pointer: String::new(), message: message.into() }
+    }
+
+    /// The same failure, one array element further out.
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.pointer.insert_str(0, &format!("/{index}"));
+        self
+    }
+
+    /// The same failure, one object member further out.
+    pub fn at_key(mut self, key: &str) -> Self {
+        self.pointer.insert_str(0, &format!("/{}", crate::escape_pointer_token(key)));
+        self
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn into_error<E: de::Error>(self) -> E {
+        E::custom(format_args!("{FAILURE_MARK}{}{FAILURE_MARK}{}", self.pointer, self.message))
+    }
+}
+
+/// Reads a value and checks it before anything else is read, so that a
+/// refusal's pointer is the value's own.
+struct Checked<T>(fn(&T) -> Result<(), Failure>);
+
+impl<'de, T: Deserialize<'de>> de::DeserializeSeed<'de> for Checked<T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        let value = T::deserialize(deserializer)?;
+        (self.0)(&value).map_err(Failure::into_error)?;
+        Ok(value)
+    }
+}
+
+/// [`field`] for a property whose value has assertions.
+pub fn field_checked<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    name: &'static str,
+    check: fn(&T) -> Result<(), Failure>,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value_seed(Checked(check))?);
+    Ok(())
+}
+
+/// [`keep`] for typed entries with assertions.
+pub fn keep_checked<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    kept: &mut IndexMap<String, T>,
+    key: Key<'de>,
+    check: fn(&T) -> Result<(), Failure>,
+) -> Result<(), A::Error> {
+    let value = map.next_value_seed(Checked(check))?;
+    match kept.entry(key.0.into_owned()) {
+        Entry::Occupied(entry) => Err(de::Error::custom(format_args!("duplicate key `{}`", entry.key()))),
+        Entry::Vacant(entry) => {
+            entry.insert(value);
+            Ok(())
+        }
+    }
+}
+
+/// `Deserialize` for a value with assertions (a registry root that is not
+/// an object type, say).
+pub fn read_checked<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D, check: fn(&T) -> Result<(), Failure>) -> Result<T, D::Error> {
+    de::DeserializeSeed::deserialize(Checked(check), deserializer)
+}
+
+/// An assertion on an object as a whole, after its members were read.
+pub fn check_object<E: de::Error>(result: Result<(), Failure>) -> Result<(), E> {
+    result.map_err(Failure::into_error)
+}
+
+/// Checks every element of an array, naming the refused one.
+pub fn each<T>(items: &[T], mut check: impl FnMut(&T) -> Result<(), Failure>) -> Result<(), Failure> {
+    items.iter().enumerate().try_for_each(|(index, item)| check(item).map_err(|failure| failure.at_index(index)))
+}
+
+/// Checks every value of a map, naming the refused one's key.
+pub fn each_value<T>(map: &IndexMap<String, T>, mut check: impl FnMut(&T) -> Result<(), Failure>) -> Result<(), Failure> {
+    map.iter().try_for_each(|(key, value)| check(value).map_err(|failure| failure.at_key(key)))
+}

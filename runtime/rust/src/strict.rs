@@ -116,7 +116,19 @@ pub fn read_with(bytes: &[u8], limits: Limits) -> Result<Value, JsonError> {
         offset: error.valid_up_to(),
         message: "the input is not valid UTF-8".into(),
     })?;
-    Parser { text, bytes, pos: 0 }.document()
+    Parser { text, bytes, pos: 0, exact_integers: false }.document()
+}
+
+/// Reads a schema document: the strict profile, except that integers beyond
+/// ±(2^53-1) are kept (exactly while they fit 64 bits, else as the nearest
+/// float). The profile protects records; a schema may well say
+/// `"maximum": 9223372036854775807`.
+pub fn read_schema(bytes: &[u8]) -> Result<Value, JsonError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.starts_with('\u{feff}') => Parser { text, bytes, pos: 0, exact_integers: true }.document(),
+        // The strict reader names what is wrong with the bytes.
+        _ => read(bytes),
+    }
 }
 
 enum Frame {
@@ -128,6 +140,8 @@ struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Keep integers beyond the safe range ([`read_schema`]).
+    exact_integers: bool,
 }
 
 impl Parser<'_> {
@@ -324,6 +338,11 @@ impl Parser<'_> {
                     }
                     Ok(Value::Number(value.into()))
                 }
+                _ if self.exact_integers && text != "-0" => Ok(match (text.parse::<i64>(), text.parse::<u64>()) {
+                    (Ok(value), _) => Value::Number(value.into()),
+                    (_, Ok(value)) => Value::Number(value.into()),
+                    _ => Value::Number(Number::from_f64(parse_float(text)).unwrap_or_else(|| Number::from(0))),
+                }),
                 _ => Err(self.error(
                     ErrorKind::UnsafeInteger,
                     start,

@@ -34,11 +34,23 @@ pub fn field(word: &str) -> String {
     }
 }
 
-/// A class or alias from a PascalCase word: `None` becomes `None_`.
+/// Whether a class or alias may not take this name (`None`).
+pub fn reserves_type(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
+/// A class or alias: the name both languages give it (`crate::emit::type_name`).
 pub fn type_name(word: &str) -> String {
-    if KEYWORDS.contains(&word) {
-        format!("{word}_")
-    } else {
-        word.to_owned()
-    }
+    crate::emit::type_name(word)
+}
+
+/// Whether a module may not take this name: a keyword, or a name the
+/// package's own `__init__.py` imports.
+pub fn reserves_module(word: &str) -> bool {
+    KEYWORDS.contains(&word) || matches!(word, "typing" | "pydantic" | "concord_runtime")
+}
+
+/// A module: the name both languages give it (`crate::emit::module_name`).
+pub fn module(word: &str) -> String {
+    crate::emit::module_name(word)
 }

@@ -3,22 +3,63 @@
 
 pub mod ident;
 
-use crate::model::{self, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{self, Check, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use std::fmt::Write as _;
 
-/// The package's files: (path inside the package folder, contents).
-pub fn package(model: &Model) -> Vec<(&'static str, String)> {
-    vec![("__init__.py", module(model)), ("py.typed", String::new())]
+/// The package's files: (path inside the package folder, contents): a
+/// module per registry entry, and `__init__.py` re-exporting each root.
+pub fn package(model: &Model) -> Vec<(String, String)> {
+    let mut files = vec![("__init__.py".to_owned(), init(model))];
+    for index in 0..model.modules.len() {
+        files.push((format!("{}.py", ident::module(&model.modules[index].word)), module(model, index)));
+    }
+    files.push(("py.typed".to_owned(), String::new()));
+    files
 }
 
-fn module(model: &Model) -> String {
+fn init(model: &Model) -> String {
+    let mut out = format!("# {}\n", super::HEADER);
+    out.push_str("\"\"\"Pydantic models of a concord registry: a module per registry entry, each root also here.\n\nRead with `Model.from_json`, write with `record.to_json()`.\"\"\"\n");
+    let mut names = Vec::new();
+    let mut imports = Vec::new();
+    for module in &model.modules {
+        let word = ident::module(&module.word);
+        match module.root {
+            Some(root) => {
+                let root = class_name(model, root);
+                imports.push(format!("from .{word} import {root}\n"));
+                names.push(root);
+            }
+            None => imports.push(format!("from . import {word}\n")),
+        }
+        names.push(word);
+    }
+    // isort's order: `from . import x` before `from .x import Y`, then by module.
+    imports.sort_by_key(|line| (!line.starts_with("from . import"), line.clone()));
+    if !imports.is_empty() {
+        out.push('\n');
+        out.extend(imports);
+    }
+    names.sort_by(|a, b| isort_order(a, b));
+    names.dedup();
+    let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
+    out.push('\n');
+    out.push_str(&call("__all__ = [", &names, "]", ""));
+    out
+}
+
+fn module(model: &Model, index: usize) -> String {
+    let in_module = |id: &TypeId| model.get(*id).module == index;
     // Top-level blocks, separated by two blank lines, each type after the
     // types it names: an alias is evaluated where it stands, and a class
     // whose annotations all resolve is complete (validator built) at once,
     // so nothing is built twice and no chain is walked recursively at import.
     let mut blocks: Vec<String> = Vec::new();
     let alias_rank = alias_ranks(model);
-    for component in model::components(model.types.len(), model.ids(), |id| model.references(id)) {
+    for component in model::components(model.types.len(), model.ids().filter(in_module), |id| model.references(id)) {
+        if !in_module(&component[0]) {
+            continue;
+        }
         let cyclic = component.len() > 1 || model.references(component[0]).contains(&component[0]);
         if !cyclic {
             blocks.push(definition(model, component[0], &[]));
@@ -27,19 +68,20 @@ fn module(model: &Model) -> String {
         // A recursion cycle: its classes first, their annotations naming the
         // cycle quoted (resolved by the rebuild), then its aliases, which name
         // the classes, in their own order; then the rebuilds.
-        let is_class = |id: &TypeId| matches!(model.get(*id).kind, TypeKind::Struct(_));
+        let is_class = |id: &TypeId| is_class(model, *id);
         let (classes, mut aliases): (Vec<TypeId>, Vec<TypeId>) = component.iter().partition(|id| is_class(id));
         aliases.sort_by_key(|id| alias_rank[id.0]);
         blocks.extend(classes.iter().chain(&aliases).map(|id| definition(model, *id, &component)));
         blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
     }
-    let mut names: Vec<String> = model.ids().map(|id| class_name(model, id)).collect();
+    let mut names: Vec<String> = model.ids().filter(in_module).map(|id| class_name(model, id)).collect();
     names.sort_by(|a, b| isort_order(a, b));
     let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
     blocks.push(call("__all__ = [", &names, "]", ""));
 
     let mut out = format!("# {}\n", super::HEADER);
-    out.push_str("\"\"\"Pydantic models of a concord registry: read with `Model.from_json`, write with `record.to_json()`.\"\"\"\n\n");
+    let entry = &model.modules[index].name;
+    out.push_str(&format!("\"\"\"The types of the registry entry {}.\"\"\"\n\n", escape_text(entry)));
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
@@ -50,11 +92,27 @@ fn module(model: &Model) -> String {
     out
 }
 
+/// Whether a type is written as a class (an object type, or a registry
+/// root, which is a record of its own).
+fn is_class(model: &Model, id: TypeId) -> bool {
+    let def = model.get(id);
+    def.is_root || matches!(def.kind, TypeKind::Struct(_))
+}
+
+fn escape_text(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        escape_into(&mut out, c);
+    }
+    out
+}
+
 /// One type's top-level block: a `typing.Literal` alias, a class, or a type
 /// alias. `pending` holds the types not defined yet where it stands.
 fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
     let def = model.get(id);
     match &def.kind {
+        TypeKind::Enum(_) | TypeKind::Alias(_) if def.is_root => root_class(model, id, def, pending),
         TypeKind::Enum(values) => {
             let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
             let head = format!("{} = typing.Literal[", class_name(model, id));
@@ -66,6 +124,27 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
             format!("{}: typing.TypeAlias = {}\n", class_name(model, id), python_type(model, shape)) + &docstring(&def.doc, "")
         }
     }
+}
+
+/// A registry root that is not an object type: a `RootModel`, so that it
+/// is a record of its own.
+fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> String {
+    let inner = match &def.kind {
+        TypeKind::Enum(values) => {
+            let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
+            format!("typing.Literal[{}]", values.join(", "))
+        }
+        TypeKind::Alias(shape) => quoted_if(python_type(model, shape), shape, pending),
+        TypeKind::Struct(_) => unreachable!("object roots are models"),
+    };
+    let mut out = format!("class {}(concord_runtime.RootModel[{inner}]):\n", class_name(model, id));
+    if def.doc.is_some() {
+        out.push_str(&docstring(&def.doc, "    "));
+        out.push('\n');
+    }
+    let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
+    let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
+    out
 }
 
 /// Each alias's position in an order where every alias comes after the
@@ -117,6 +196,15 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Typ
     for field in &body.fields {
         out.push('\n');
         out.push_str(&field_lines(model, field, pending));
+    }
+    for check in &body.checks {
+        // Counts every key of the input, dropped ones too: only the input has them.
+        if let Check::Properties { min, max } = check {
+            let bound = |bound: &Option<u64>| bound.map_or_else(|| "None".to_owned(), |bound| bound.to_string());
+            out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
+            out.push_str("    def _check_properties(cls, data: typing.Any) -> typing.Any:\n");
+            let _ = writeln!(out, "        return concord_runtime.checks.properties(data, {}, {})", bound(min), bound(max));
+        }
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {
         let _ = write!(
@@ -180,6 +268,48 @@ fn python_type(model: &Model, shape: &Shape) -> String {
         Shape::Map(value) => format!("dict[str, {}]", python_type(model, value)),
         Shape::Nullable(inner) => format!("{} | None", python_type(model, inner)),
         Shape::Named(id) => class_name(model, *id),
+        Shape::Checked(inner, checks) => format!("typing.Annotated[{}, {}]", python_type(model, inner), constraints(checks).join(", ")),
+    }
+}
+
+/// A shape's assertions as `Annotated` metadata: pydantic's own constraints
+/// where its rule is JSON Schema's (code-point lengths, bounds, the `regex`
+/// crate), else the runtime's checks, which run the Rust runtime's code.
+fn constraints(checks: &[Check]) -> Vec<String> {
+    let mut field: Vec<String> = Vec::new();
+    let mut validators: Vec<String> = Vec::new();
+    let count = |min: &Option<u64>, max: &Option<u64>, field: &mut Vec<String>| {
+        field.extend(min.map(|min| format!("min_length={min}")));
+        field.extend(max.map(|max| format!("max_length={max}")));
+    };
+    for check in checks {
+        match check {
+            Check::Length { min, max } | Check::Items { min, max } | Check::Properties { min, max } => count(min, max, &mut field),
+            Check::Pattern { regex, .. } => field.push(format!("pattern={}", string_literal(regex))),
+            Check::IntegerRange { min, max } => field.push(format!("ge={min}, le={max}")),
+            Check::IntegerMultipleOf(divisor) => field.push(format!("multiple_of={divisor}")),
+            Check::NumberRange { minimum, exclusive_minimum, maximum, exclusive_maximum } => {
+                for (name, bound) in [("ge", minimum), ("gt", exclusive_minimum), ("le", maximum), ("lt", exclusive_maximum)] {
+                    field.extend(bound.map(|bound| format!("{name}={}", float_literal(bound))));
+                }
+            }
+            Check::NumberMultipleOf(divisor) => {
+                validators.push(format!("pydantic.AfterValidator(concord_runtime.checks.multiple_of({}))", string_literal(divisor)))
+            }
+            Check::UniqueItems => validators.push("pydantic.AfterValidator(concord_runtime.checks.unique_items)".to_owned()),
+        }
+    }
+    let field = (!field.is_empty()).then(|| format!("pydantic.Field({})", field.join(", ")));
+    field.into_iter().chain(validators).collect()
+}
+
+/// A Python float literal for a finite `f64` that reads back as the same value.
+fn float_literal(value: f64) -> String {
+    let text = format!("{value:?}");
+    if text.contains(['.', 'e', 'E']) {
+        text
+    } else {
+        format!("{text}.0")
     }
 }
 

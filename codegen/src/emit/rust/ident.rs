@@ -24,14 +24,25 @@ pub fn field(word: &str) -> String {
     }
 }
 
-/// A type or variant from a PascalCase word: `Self` becomes `Self_`, and
-/// so do the prelude names generated code refers to (`Option_`).
+/// Whether a type or variant may not take this name: `Self`, and the
+/// prelude names generated code refers to (`Option`).
+pub fn reserves_type(word: &str) -> bool {
+    NOT_RAW.contains(&word) || PRELUDE.contains(&word)
+}
+
+/// A type or variant: the name both languages give it (`crate::emit::type_name`).
 pub fn type_name(word: &str) -> String {
-    if NOT_RAW.contains(&word) || PRELUDE.contains(&word) {
-        format!("{word}_")
-    } else {
-        word.to_owned()
-    }
+    crate::emit::type_name(word)
+}
+
+/// Whether a module may not take this name.
+pub fn reserves_module(word: &str) -> bool {
+    KEYWORDS.contains(&word) || NOT_RAW.contains(&word)
+}
+
+/// A module: the name both languages give it (`crate::emit::module_name`).
+pub fn module(word: &str) -> String {
+    crate::emit::module_name(word)
 }
 
 /// The field that holds a growth point's unknown keys (or a typed map's

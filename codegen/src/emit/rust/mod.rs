@@ -4,21 +4,47 @@
 
 pub mod ident;
 
-use crate::model::{EnumValue, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{Check, EnumValue, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-/// The whole registry as one Rust module (to `include!` or to check in).
+/// The whole registry as one Rust file (to `include!` or to check in): a
+/// module per registry entry, each entry's root re-exported at the top.
 pub fn module(model: &Model) -> String {
     let boxed = Components::new(model);
+    let mut by_module: Vec<Vec<TypeId>> = vec![Vec::new(); model.modules.len()];
+    for id in model.ids() {
+        by_module[model.get(id).module].push(id);
+    }
     // Formatted a type at a time: one syntax tree of the whole registry
     // would cost memory and time out of proportion to its size.
     let mut out = format!("// {}\n", super::HEADER);
-    for id in model.ids() {
-        out.push('\n');
-        out.push_str(&format_items(item(model, id, &boxed)));
+    for (index, members) in by_module.iter().enumerate() {
+        let module = &model.modules[index];
+        let name = module_ident(model, index);
+        let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
+        out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
+        for id in members {
+            out.push('\n');
+            for line in format_items(item(model, *id, &boxed)).lines() {
+                if !line.is_empty() {
+                    out.push_str("    ");
+                }
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out.push_str("}\n");
+        if let Some(root) = module.root {
+            let root = type_ident(model, root);
+            out.push_str(&format!("\npub use {name}::{root};\n"));
+        }
     }
     out
+}
+
+fn module_ident(model: &Model, module: usize) -> Ident {
+    Ident::new(&ident::module(&model.modules[module].word), Span::call_site())
 }
 
 /// A `main` for `concord roundtrip`: reads `Name\tpath` lines on stdin and
@@ -153,10 +179,58 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
     let doc = docs(&def.doc);
     match &def.kind {
         TypeKind::Struct(body) => structure(model, id, def, body, boxed),
-        TypeKind::Enum(values) => enumeration(&name, doc, values),
+        TypeKind::Enum(values) => {
+            let record = if def.is_root { record(def, &name) } else { quote! {} };
+            let enumeration = enumeration(&name, doc, values);
+            quote! { #enumeration #record }
+        }
+        TypeKind::Alias(shape) if def.is_root => newtype(model, id, def, shape, boxed),
         TypeKind::Alias(shape) => {
             let ty = rust_type(model, shape, None, boxed);
             quote! { #doc pub type #name = #ty; }
+        }
+    }
+}
+
+fn record(def: &TypeDef, name: &Ident) -> TokenStream {
+    let (record_name, digest) = (&def.name, &def.schema_digest);
+    quote! {
+        impl ::concord_runtime::Record for #name {
+            const NAME: &'static str = #record_name;
+            const SCHEMA_DIGEST: &'static str = #digest;
+        }
+    }
+}
+
+/// A registry root that is not an object type (an array, a string, ...):
+/// a newtype, so that it is a `Record` of its own.
+fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Components) -> TokenStream {
+    let name = type_ident(model, id);
+    let doc = docs(&def.doc);
+    let ty = rust_type(model, shape, Some(id), boxed);
+    let record = record(def, &name);
+    let read = match check_fn(model, shape, &ty) {
+        Some(check) => quote! { ::concord_runtime::bind::read_checked(deserializer, #check).map(Self) },
+        None => quote! { <#ty as ::concord_runtime::serde::Deserialize>::deserialize(deserializer).map(Self) },
+    };
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #name(pub #ty);
+
+        #record
+
+        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use ::concord_runtime::bind;
+                #read
+            }
+        }
+
+        impl ::concord_runtime::serde::Serialize for #name {
+            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::concord_runtime::serde::Serialize::serialize(&self.0, serializer)
+            }
         }
     }
 }
@@ -235,15 +309,37 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             (
                 quote! { #[doc = #doc] pub #catch_all: ::concord_runtime::IndexMap<String, #value>, },
                 quote! { let mut #catch_all = ::concord_runtime::IndexMap::new(); },
-                quote! { bind::keep(&mut __map, &mut #catch_all, __key)? },
+                match &body.unknown_keys {
+                    UnknownKeys::Typed(shape) => match check_fn(model, shape, &value) {
+                        Some(check) => quote! { bind::keep_checked(&mut __map, &mut #catch_all, __key, #check)? },
+                        None => quote! { bind::keep(&mut __map, &mut #catch_all, __key)? },
+                    },
+                    _ => quote! { bind::keep(&mut __map, &mut #catch_all, __key)? },
+                },
                 quote! { bind::entries(&mut __map, &self.#catch_all, &[#(#declared),*])?; },
             )
         }
     };
     let arms = body.fields.iter().zip(&idents).map(|(field, ident)| {
         let json = &field.json_name;
-        quote! { #json => bind::field(&mut __map, &mut #ident, #json)?, }
+        let ty = rust_type(model, &field.shape, Some(id), boxed);
+        match check_fn(model, &field.shape, &ty) {
+            Some(check) => quote! { #json => bind::field_checked(&mut __map, &mut #ident, #json, #check)?, },
+            None => quote! { #json => bind::field(&mut __map, &mut #ident, #json)?, },
+        }
     });
+    let (count, counted, object_checks) = if body.checks.is_empty() {
+        (quote! {}, quote! {}, quote! {})
+    } else {
+        let calls = body.checks.iter().map(|check| match check {
+            Check::Properties { min, max } => {
+                let (min, max) = (optional_count(min), optional_count(max));
+                quote! { bind::check_object(::concord_runtime::checks::properties(__count, #min, #max))?; }
+            }
+            other => unreachable!("the reader puts only object assertions on a struct, not {other:?}"),
+        });
+        (quote! { let mut __count = 0usize; }, quote! { __count += 1; }, quote! { #(#calls)* })
+    };
     let dispatch = if body.fields.is_empty() {
         quote! { #unknown; }
     } else {
@@ -270,8 +366,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         }
     });
     let expecting = format!("an object ({})", def.name);
-    let record_name = &def.name;
-    let digest = &def.schema_digest;
+    let record = record(def, &name);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
@@ -280,10 +375,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             #extra_field
         }
 
-        impl ::concord_runtime::Record for #name {
-            const NAME: &'static str = #record_name;
-            const SCHEMA_DIGEST: &'static str = #digest;
-        }
+        #record
 
         impl<'de> ::concord_runtime::bind::Object<'de> for #name {
             const EXPECTING: &'static str = #expecting;
@@ -291,9 +383,12 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
                 use ::concord_runtime::bind;
                 #(let mut #idents = None;)*
                 #extra_slot
+                #count
                 while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
+                    #counted
                     #dispatch
                 }
+                #object_checks
                 Ok(Self { #(#values)* #extra_value })
             }
         }
@@ -338,6 +433,7 @@ fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>, boxed: &Compon
             let inner = rust_type(model, inner, owner, boxed);
             quote! { Option<#inner> }
         }
+        Shape::Checked(inner, _) => rust_type(model, inner, owner, boxed),
         Shape::Named(id) => {
             let name = type_ident(model, *id);
             match owner {
@@ -382,4 +478,89 @@ impl Components {
     fn same(&self, a: TypeId, b: TypeId) -> bool {
         self.0[a.0] == self.0[b.0]
     }
+}
+
+/// Statements that make a shape's assertions on `value` (an expression of
+/// type `&T`, `T` the shape's Rust type), returning a `bind::Failure`; `None`
+/// when the shape asserts nothing. Named object types and enums check
+/// themselves; aliases are transparent, so their assertions are made here.
+fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Option<TokenStream> {
+    let inner = format_ident!("__v{depth}");
+    match shape {
+        Shape::Checked(shape, list) => {
+            let own = list.iter().map(|check| check_call(check, value));
+            let nested = checks(model, shape, value, depth);
+            Some(quote! { #(#own)* #nested })
+        }
+        Shape::Array(item) => {
+            let body = checks(model, item, &quote! { #inner }, depth + 1)?;
+            Some(quote! { bind::each(#value, |#inner| { #body Ok(()) })?; })
+        }
+        Shape::Map(item) => {
+            let body = checks(model, item, &quote! { #inner }, depth + 1)?;
+            Some(quote! { bind::each_value(#value, |#inner| { #body Ok(()) })?; })
+        }
+        Shape::Nullable(item) => {
+            let body = checks(model, item, &quote! { #inner }, depth + 1)?;
+            Some(quote! { if let Some(#inner) = #value { #body } })
+        }
+        Shape::Named(id) => match &model.get(*id).kind {
+            TypeKind::Alias(aliased) => checks(model, aliased, value, depth),
+            _ => None,
+        },
+        Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => None,
+    }
+}
+
+fn optional_count(bound: &Option<u64>) -> TokenStream {
+    match bound {
+        Some(bound) => quote! { Some(#bound) },
+        None => quote! { None },
+    }
+}
+
+fn check_call(check: &Check, value: &TokenStream) -> TokenStream {
+    let option = optional_count;
+    let float = |bound: &Option<f64>| match bound {
+        Some(bound) => {
+            let literal = proc_macro2::Literal::f64_suffixed(*bound);
+            quote! { Some(#literal) }
+        }
+        None => quote! { None },
+    };
+    match check {
+        Check::Length { min, max } => {
+            let (min, max) = (option(min), option(max));
+            quote! { ::concord_runtime::checks::length(#value, #min, #max)?; }
+        }
+        Check::Pattern { regex, .. } => quote! {
+            {
+                static PATTERN: ::concord_runtime::pattern::Pattern = ::concord_runtime::pattern::Pattern::new(#regex);
+                ::concord_runtime::checks::pattern(#value, &PATTERN)?;
+            }
+        },
+        Check::IntegerRange { min, max } => quote! { ::concord_runtime::checks::integer_range(*#value, #min, #max)?; },
+        Check::IntegerMultipleOf(divisor) => quote! { ::concord_runtime::checks::integer_multiple_of(*#value, #divisor)?; },
+        Check::NumberRange { minimum, exclusive_minimum, maximum, exclusive_maximum } => {
+            let bounds = [minimum, exclusive_minimum, maximum, exclusive_maximum].map(float);
+            quote! { ::concord_runtime::checks::number_range(*#value, [#(#bounds),*])?; }
+        }
+        Check::NumberMultipleOf(divisor) => quote! { ::concord_runtime::checks::number_multiple_of(*#value, #divisor)?; },
+        Check::Items { min, max } => {
+            let (min, max) = (option(min), option(max));
+            quote! { ::concord_runtime::checks::items(#value.len(), #min, #max)?; }
+        }
+        Check::UniqueItems => quote! { ::concord_runtime::checks::unique(#value)?; },
+        Check::Properties { min, max } => {
+            let (min, max) = (option(min), option(max));
+            quote! { ::concord_runtime::checks::properties(#value.len(), #min, #max)?; }
+        }
+    }
+}
+
+/// A check function for a value of `shape`, as `bind::field_checked` takes
+/// it, or `None` when the shape asserts nothing.
+fn check_fn(model: &Model, shape: &Shape, ty: &TokenStream) -> Option<TokenStream> {
+    let body = checks(model, shape, &quote! { __value }, 0)?;
+    Some(quote! { |__value: &#ty| -> Result<(), bind::Failure> { #body Ok(()) } })
 }

@@ -1,0 +1,209 @@
+//! The keyword table: every keyword of the Draft 2020-12 vocabularies, the
+//! keywords of other drafts that real schemas still carry, and concord's own
+//! `x-` annotations, each with what concord does with it. The reader consults
+//! it for every key of every schema object, and `docs/schema-subset.md`
+//! holds its rendering (a test keeps the two equal), so a keyword can be
+//! neither forgotten nor silently dropped.
+
+/// What concord does with a keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Read into the model: it shapes a type, a field or a policy.
+    Bound(&'static str),
+    /// Checked on every value, the same way in both languages.
+    Enforced(&'static str),
+    /// Changes neither what is accepted nor what is written: kept as
+    /// documentation or ignored alike.
+    Annotation(&'static str),
+    /// Refused at generation time, for this reason.
+    Refused(&'static str),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Keyword {
+    pub name: &'static str,
+    /// The vocabulary that defines it (`core`, `applicator`, ..., `concord`,
+    /// or the older draft it comes from).
+    pub vocabulary: &'static str,
+    pub role: Role,
+}
+
+use Role::{Annotation, Bound, Enforced, Refused};
+
+const fn keyword(name: &'static str, vocabulary: &'static str, role: Role) -> Keyword {
+    Keyword { name, vocabulary, role }
+}
+
+pub const GROWTH_POINT: &str = "x-growth-point";
+
+/// Every keyword concord knows, by vocabulary.
+pub const KEYWORDS: &[Keyword] = &[
+    // core
+    keyword("$schema", "core", Bound("must be Draft 2020-12, at a document's root")),
+    keyword("$id", "core", Bound("a document's base URI: other registry entries may `$ref` it; an `$id` below the root (an embedded resource) is refused")),
+    keyword("$ref", "core", Bound("the type it points to, in this document or another registry entry; siblings apply too (the result is their `allOf`)")),
+    keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
+    keyword("$defs", "core", Bound("named types of the entry's module")),
+    keyword("$comment", "core", Annotation("ignored")),
+    keyword("$vocabulary", "core", Annotation("declares a meta-schema's vocabularies; no effect on records")),
+    keyword("$dynamicRef", "core", Refused("resolved through the dynamic scope, so one schema location can mean different types: no static type binds it")),
+    keyword("$dynamicAnchor", "core", Refused("only meaningful with `$dynamicRef`")),
+    // applicator
+    keyword("properties", "applicator", Bound("fields of an object type, in schema order")),
+    keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries")),
+    keyword("items", "applicator", Bound("the element type of an array (after `prefixItems`: the rest)")),
+    keyword("prefixItems", "applicator", Refused("tuples are not bound yet")),
+    keyword("contains", "applicator", Refused("not enforced yet")),
+    keyword("patternProperties", "applicator", Refused("not bound yet")),
+    keyword("dependentSchemas", "applicator", Refused("not enforced yet")),
+    keyword("propertyNames", "applicator", Refused("not enforced yet")),
+    keyword("if", "applicator", Refused("not enforced yet")),
+    keyword("then", "applicator", Refused("not enforced yet")),
+    keyword("else", "applicator", Refused("not enforced yet")),
+    keyword("allOf", "applicator", Refused("not bound yet")),
+    keyword("anyOf", "applicator", Refused("not bound yet")),
+    keyword("oneOf", "applicator", Refused("not bound yet")),
+    keyword("not", "applicator", Refused("not enforced yet")),
+    // unevaluated
+    keyword("unevaluatedProperties", "unevaluated", Bound("`false`: a closed type, like `additionalProperties: false`")),
+    keyword("unevaluatedItems", "unevaluated", Refused("not bound yet")),
+    // validation
+    keyword("type", "validation", Bound("the value's type; `[X, \"null\"]` is nullable")),
+    keyword("enum", "validation", Bound("string values: an enum type")),
+    keyword("const", "validation", Bound("a string: a one-value enum type")),
+    keyword("required", "validation", Bound("required fields; the others are optional")),
+    keyword("multipleOf", "validation", Enforced("integers exactly; numbers on their shortest decimal form, exactly")),
+    keyword("maximum", "validation", Enforced("integers and numbers")),
+    keyword("exclusiveMaximum", "validation", Enforced("integers and numbers")),
+    keyword("minimum", "validation", Enforced("integers and numbers")),
+    keyword("exclusiveMinimum", "validation", Enforced("integers and numbers")),
+    keyword("maxLength", "validation", Enforced("in Unicode code points")),
+    keyword("minLength", "validation", Enforced("in Unicode code points")),
+    keyword("pattern", "validation", Enforced("ECMA-262, run by the `regex` crate in both languages; a pattern whose meaning would differ is refused")),
+    keyword("maxItems", "validation", Enforced("arrays")),
+    keyword("minItems", "validation", Enforced("arrays")),
+    keyword("uniqueItems", "validation", Enforced("JSON equality: `1` equals `1.0`, `true` does not equal `1`")),
+    keyword("maxContains", "validation", Refused("not enforced yet")),
+    keyword("minContains", "validation", Refused("not enforced yet")),
+    keyword("maxProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),
+    keyword("minProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),
+    keyword("dependentRequired", "validation", Refused("not enforced yet")),
+    // format-annotation
+    keyword("format", "format-annotation", Annotation("a string stays a string; 2020-12 makes `format` an annotation by default")),
+    // content
+    keyword("contentEncoding", "content", Annotation("the string is kept as written")),
+    keyword("contentMediaType", "content", Annotation("the string is kept as written")),
+    keyword("contentSchema", "content", Annotation("the string is kept as written")),
+    // meta-data
+    keyword("title", "meta-data", Annotation("documentation")),
+    keyword("description", "meta-data", Annotation("documentation")),
+    keyword("default", "meta-data", Annotation("never written: output holds only what the input held")),
+    keyword("deprecated", "meta-data", Annotation("ignored")),
+    keyword("readOnly", "meta-data", Annotation("ignored")),
+    keyword("writeOnly", "meta-data", Annotation("ignored")),
+    keyword("examples", "meta-data", Annotation("ignored")),
+    // concord
+    keyword(GROWTH_POINT, "concord", Bound("`true`: unknown keys are kept verbatim and written back (docs/unknown-keys.md)")),
+    // other drafts
+    keyword("definitions", "draft-07", Bound("a place for named types, as `$defs`")),
+    keyword("dependencies", "draft-07", Refused("a Draft 2020-12 validator ignores it, so the records would not be checked as its author meant: use `dependentRequired` or `dependentSchemas`")),
+    keyword("additionalItems", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it: use `items` after `prefixItems`")),
+    keyword("$recursiveRef", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it: use `$ref`")),
+    keyword("$recursiveAnchor", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it")),
+    keyword("id", "draft-04", Refused("Draft 4's `$id`: a Draft 2020-12 validator ignores it")),
+    keyword("nullable", "openapi-3.0", Refused("a Draft 2020-12 validator ignores it: use `\"type\": [X, \"null\"]`")),
+];
+
+/// Keywords other tools write as documentation, outside any vocabulary.
+/// They are annotations even though they look like misspellings of ours.
+const KNOWN_ANNOTATIONS: &[&str] = &["example", "markdownDescription", "deprecationMessage", "errorMessage", "enumDescriptions", "markdownEnumDescriptions"];
+
+pub fn lookup(name: &str) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|keyword| keyword.name == name)
+}
+
+/// What an unknown keyword is: an annotation, as Draft 2020-12 reads it,
+/// unless it looks like a misspelt keyword of ours or an unknown `x-`
+/// keyword (a misspelt `x-growth-point` must not pass unnoticed).
+pub fn unknown(name: &str) -> Role {
+    if KNOWN_ANNOTATIONS.contains(&name) {
+        return Annotation("an annotation other tools read");
+    }
+    if name.starts_with("x-") {
+        return Refused("an unknown extension keyword: concord knows `x-growth-point`, and a misspelt one must not pass unnoticed");
+    }
+    let misspelt = KEYWORDS
+        .iter()
+        .filter(|keyword| !matches!(keyword.role, Annotation(_)))
+        .find(|keyword| close(&keyword.name.to_ascii_lowercase(), &name.to_ascii_lowercase()));
+    match misspelt {
+        Some(_) => Refused("it looks like a misspelt keyword, which would leave a rule unchecked"),
+        None => Annotation("an unknown keyword: Draft 2020-12 reads it as an annotation"),
+    }
+}
+
+/// Whether two names are one or two edits apart (and long enough for that
+/// to mean a misspelling), or equal ignoring case.
+fn close(known: &str, name: &str) -> bool {
+    if known == name {
+        return true;
+    }
+    let allowed = match known.len() {
+        0..=3 => 0,
+        4..=6 => 1,
+        _ => 2,
+    };
+    allowed > 0 && edit_distance(known, name) <= allowed
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The table as Markdown, as `docs/schema-subset.md` holds it.
+pub fn markdown() -> String {
+    let mut out = String::from("| keyword | vocabulary | concord | how |\n|---|---|---|---|\n");
+    for keyword in KEYWORDS {
+        let (role, how) = match keyword.role {
+            Bound(how) => ("bound", how),
+            Enforced(how) => ("enforced", how),
+            Annotation(how) => ("annotation", how),
+            Refused(why) => ("refused", why),
+        };
+        out.push_str(&format!("| `{}` | {} | {role} | {} |\n", keyword.name, keyword.vocabulary, how.replace('|', "\\|")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspellings_are_refused_and_other_unknown_keywords_are_annotations() {
+        for name in ["maxLenght", "porperties", "additionalproperties", "x-growth-pont", "requried", "minimun"] {
+            assert!(matches!(unknown(name), Refused(_)), "{name}");
+        }
+        for name in ["example", "$version", "$todo", "tsType", "markdownDescription", "i18n"] {
+            assert!(matches!(unknown(name), Annotation(_)), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_keyword_is_listed_once() {
+        for (index, keyword) in KEYWORDS.iter().enumerate() {
+            assert!(KEYWORDS[index + 1..].iter().all(|other| other.name != keyword.name), "{} is listed twice", keyword.name);
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! Reads each pinned schema file into the shared [`Model`]. Every keyword is
+//! looked up in [`keywords::KEYWORDS`] and is bound, enforced, an annotation
+//! or refused with its location: a keyword that is skipped would let the
+//! bindings accept records the schema refuses.
+//!
+//! The reader is split by family: `reference` resolves `$ref`, `object`,
+//! `array` and `scalar` read what their types' keywords say, `enums` reads
+//! `enum` and `const`. Each family takes the keywords it reads from a
+//! [`Keywords`] view, and whatever bound or enforced keyword is left untaken
+//! at the end is refused, so a keyword cannot be dropped by omission.
+
+mod array;
+mod enums;
+pub mod keywords;
+mod object;
+mod reference;
+mod scalar;
+
+use crate::error::{pointer_push, Errors};
+use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind};
+use crate::names;
+use crate::registry::{Registry, SchemaFile};
+use keywords::Role;
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+pub use keywords::GROWTH_POINT;
+
+/// Reads every schema of a verified registry; reports every problem found.
+pub fn read(registry: &Registry) -> Result<Model, Errors> {
+    let mut reader = Reader { model: Model::default(), errors: Errors::default() };
+    for schema in &registry.schemas {
+        reader.file(schema);
+    }
+    reader.errors.finish(reader.model)
+}
+
+struct Reader {
+    model: Model,
+    errors: Errors,
+}
+
+/// The document being read: where diagnostics point and where `$ref`s resolve.
+struct Document<'a> {
+    file: &'a Path,
+    digest: &'a str,
+    module: usize,
+    root: &'a Value,
+    /// The named type of each schema location a `$ref` or `$defs` names.
+    targets: HashMap<String, TypeId>,
+    /// `$anchor` names and the locations they stand at.
+    anchors: HashMap<String, String>,
+    /// Named locations declared but not read yet.
+    pending: Vec<(TypeId, String)>,
+}
+
+/// What one schema turned out to be, before it is given a name.
+enum Read {
+    Struct(Struct),
+    Enum(Vec<EnumValue>),
+    Shape(Shape),
+    /// `type: [X, "null"]`.
+    Nullable(Box<Read>),
+}
+
+/// One schema object, and which of its keywords a family has read.
+struct Keywords<'a> {
+    object: &'a Map<String, Value>,
+    pointer: &'a str,
+    taken: RefCell<BTreeSet<&'a str>>,
+}
+
+impl<'a> Keywords<'a> {
+    /// The keyword's value, marked as read.
+    fn take(&self, keyword: &'static str) -> Option<&'a Value> {
+        let (key, value) = self.object.get_key_value(keyword)?;
+        self.taken.borrow_mut().insert(key.as_str());
+        Some(value)
+    }
+
+    fn has(&self, keyword: &str) -> bool {
+        self.object.contains_key(keyword)
+    }
+
+    /// Where a keyword of this schema stands.
+    fn at(&self, keyword: &str) -> String {
+        pointer_push(self.pointer, keyword)
+    }
+
+    /// Bound or enforced keywords present that no family read.
+    fn untaken(&self) -> Vec<&'a str> {
+        let taken = self.taken.borrow();
+        self.object
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !taken.contains(k) && keywords::lookup(k).is_some_and(|kw| matches!(kw.role, Role::Bound(_) | Role::Enforced(_))))
+            .collect()
+    }
+}
+
+impl Reader {
+    fn file(&mut self, schema: &SchemaFile) {
+        let file = schema.file.as_path();
+        let document = match concord_runtime::strict::read_schema(&schema.bytes) {
+            Ok(document) => document,
+            Err(error) => return self.errors.push(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")),
+        };
+        let Some(root) = document.as_object() else {
+            return self.errors.push(file, "", "a schema file must hold a JSON object");
+        };
+        match root.get("$schema") {
+            Some(Value::String(dialect)) if dialect == DRAFT_2020_12 => {}
+            Some(other) => {
+                return self.errors.push(
+                    file,
+                    "/$schema",
+                    format!("unsupported dialect {other}: concord reads Draft 2020-12 only (\"$schema\": \"{DRAFT_2020_12}\")"),
+                )
+            }
+            None => return self.errors.push(file, "", format!("missing \"$schema\": declare \"{DRAFT_2020_12}\"")),
+        }
+        if root.get("$id").is_some_and(|id| !id.is_string()) {
+            self.errors.push(file, "/$id", "`$id` must be a string");
+        }
+        let module = self.model.modules.len();
+        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None });
+        let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), pending: Vec::new() };
+        collect_anchors(&document, "", &mut doc.anchors);
+
+        // A document of `$defs` only has no root type: its definitions are the module.
+        let has_root = root.keys().any(|k| !matches!(k.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
+        let root_id = has_root.then(|| {
+            let id = self.declare(&schema.name, &doc, "", true);
+            doc.targets.insert(String::new(), id);
+            id
+        });
+        self.model.modules[module].root = root_id;
+        for place in ["$defs", "definitions"] {
+            match root.get(place) {
+                None => {}
+                Some(Value::Object(defs)) => {
+                    for key in defs.keys() {
+                        let pointer = pointer_push(&format!("/{place}"), key);
+                        let id = self.declare(&names::type_name(key), &doc, &pointer, false);
+                        doc.targets.insert(pointer.clone(), id);
+                        doc.pending.push((id, pointer));
+                    }
+                }
+                Some(_) => self.errors.push(file, format!("/{place}"), format!("`{place}` must be an object of schemas")),
+            }
+        }
+        if let Some(id) = root_id {
+            self.define(&mut doc, id, "");
+        }
+        // Definitions first, in their order, then the locations `$ref`s name as they are met.
+        let mut next = 0;
+        while next < doc.pending.len() {
+            let (id, pointer) = doc.pending[next].clone();
+            self.define(&mut doc, id, &pointer);
+            next += 1;
+        }
+    }
+
+    /// Reads the schema at `pointer` into the named type `id`.
+    fn define(&mut self, doc: &mut Document, id: TypeId, pointer: &str) {
+        let Some(schema) = doc.root.pointer(pointer) else { return };
+        let name = self.model.types[id.0].name.clone();
+        let is_root = pointer.is_empty();
+        self.model.types[id.0].doc = doc_text(schema);
+        let kind = match self.read(doc, schema, pointer, &name, is_root) {
+            Some(Read::Struct(body)) => TypeKind::Struct(body),
+            Some(Read::Enum(values)) => TypeKind::Enum(values),
+            Some(Read::Shape(shape)) => TypeKind::Alias(shape),
+            Some(Read::Nullable(inner)) => match *inner {
+                Read::Shape(shape) => TypeKind::Alias(Shape::Nullable(Box::new(shape))),
+                inner => {
+                    // A nullable object or enum: the named type is the
+                    // non-null part, and the alias adds the null.
+                    let inner_id = self.declare(&format!("{name}Value"), doc, pointer, false);
+                    self.model.types[inner_id.0].kind = match inner {
+                        Read::Struct(body) => TypeKind::Struct(body),
+                        Read::Enum(values) => TypeKind::Enum(values),
+                        _ => unreachable!("read nests Nullable once"),
+                    };
+                    TypeKind::Alias(Shape::Nullable(Box::new(Shape::Named(inner_id))))
+                }
+            },
+            None => TypeKind::Alias(Shape::Any),
+        };
+        self.model.types[id.0].kind = kind;
+    }
+
+    fn declare(&mut self, name: &str, doc: &Document, pointer: &str, is_root: bool) -> TypeId {
+        self.model.types.push(TypeDef {
+            name: name.to_owned(),
+            origin: Origin { file: doc.file.to_path_buf(), pointer: pointer.to_owned() },
+            doc: None,
+            schema_digest: doc.digest.to_owned(),
+            is_root,
+            module: doc.module,
+            kind: TypeKind::Alias(Shape::Any),
+        });
+        TypeId(self.model.types.len() - 1)
+    }
+
+    /// Reads a schema used in place (a property, items, map values): structs
+    /// and enums become named types called `hint`.
+    fn shape(&mut self, doc: &mut Document, schema: &Value, pointer: &str, hint: &str) -> Option<Shape> {
+        let read = self.read(doc, schema, pointer, hint, false)?;
+        let named = |reader: &mut Reader, read| match read {
+            Read::Struct(body) => reader.named(doc, schema, pointer, hint, TypeKind::Struct(body)),
+            Read::Enum(values) => reader.named(doc, schema, pointer, hint, TypeKind::Enum(values)),
+            Read::Shape(shape) => shape,
+            Read::Nullable(_) => unreachable!("read nests Nullable once"),
+        };
+        Some(match read {
+            Read::Nullable(inner) => Shape::Nullable(Box::new(named(self, *inner))),
+            read => named(self, read),
+        })
+    }
+
+    fn named(&mut self, doc: &Document, schema: &Value, pointer: &str, hint: &str, kind: TypeKind) -> Shape {
+        let id = self.declare(hint, doc, pointer, false);
+        self.model.types[id.0].doc = doc_text(schema);
+        self.model.types[id.0].kind = kind;
+        Shape::Named(id)
+    }
+
+    fn read(&mut self, doc: &mut Document, schema: &Value, pointer: &str, hint: &str, at_root: bool) -> Option<Read> {
+        let file = doc.file;
+        let object = match schema {
+            Value::Bool(true) => return Some(Read::Shape(Shape::Any)),
+            Value::Bool(false) => {
+                self.errors.push(file, pointer, "the schema `false` accepts nothing; there is no type to generate");
+                return None;
+            }
+            Value::Object(object) => object,
+            _ => {
+                self.errors.push(file, pointer, "a schema must be an object or a boolean");
+                return None;
+            }
+        };
+        let before = self.errors.diagnostics.len();
+        let schema = Keywords { object, pointer, taken: RefCell::new(BTreeSet::new()) };
+        self.check_keywords(file, &schema, at_root);
+        for annotation in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
+            schema.take(annotation);
+        }
+
+        let read = if schema.has("$ref") {
+            self.reference(doc, &schema).map(Read::Shape)
+        } else {
+            self.typed(doc, &schema, hint)
+        };
+        for keyword in schema.untaken() {
+            self.errors.push(file, schema.at(keyword), format!("`{keyword}` is not supported in this schema's combination of keywords"));
+        }
+        if self.errors.diagnostics.len() > before {
+            return None;
+        }
+        read
+    }
+
+    /// A schema without `$ref`: its `type` and what that type's keywords say.
+    fn typed(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
+        let (base, nullable) = self.declared_type(doc.file, schema)?;
+        if schema.has("enum") || schema.has("const") {
+            let values = self.enum_values(doc.file, schema, base.as_deref(), nullable)?;
+            return Some(Read::Enum(values));
+        }
+        self.misplaced(doc.file, schema, base.as_deref());
+        let read = match base.as_deref() {
+            None => Read::Shape(Shape::Any),
+            Some("null") => Read::Shape(Shape::Null),
+            Some("boolean") => Read::Shape(Shape::Bool),
+            Some("integer") => Read::Shape(self.integer(doc.file, schema)),
+            Some("number") => Read::Shape(self.number(doc.file, schema)),
+            Some("string") => Read::Shape(self.string(doc.file, schema)),
+            Some("array") => Read::Shape(self.array(doc, schema, hint)?),
+            Some("object") => self.object(doc, schema, hint)?,
+            Some(_) => unreachable!("declared_type checks the type names"),
+        };
+        Some(if nullable { Read::Nullable(Box::new(read)) } else { read })
+    }
+
+    /// Refuses every keyword the table refuses, and unknown keywords that
+    /// look like misspellings; takes every annotation.
+    fn check_keywords(&mut self, file: &Path, schema: &Keywords, at_root: bool) {
+        for keyword in schema.object.keys() {
+            let k = keyword.as_str();
+            let role = keywords::lookup(k).map_or_else(|| keywords::unknown(k), |known| known.role);
+            match role {
+                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{k}` is refused: {why}")),
+                Role::Annotation(_) => {
+                    schema.taken.borrow_mut().insert(k);
+                }
+                Role::Bound(_) | Role::Enforced(_) => {}
+            }
+            if !at_root && matches!(k, "$schema" | "$id") {
+                let why = if k == "$id" { "an `$id` below the root embeds another schema resource; make it a registry entry of its own" } else { "`$schema` belongs at the document's root" };
+                self.errors.push(file, schema.at(k), why);
+            }
+        }
+    }
+
+    /// `type`: one name, or a name and "null". `None` when there is none.
+    fn declared_type(&mut self, file: &Path, schema: &Keywords) -> Option<(Option<String>, bool)> {
+        const TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
+        let at = schema.at("type");
+        let known = |name: &str| TYPES.contains(&name);
+        match schema.take("type") {
+            None => Some((None, false)),
+            Some(Value::String(name)) if known(name) => Some((Some(name.clone()), false)),
+            Some(Value::Array(names)) => {
+                if let Some((position, junk)) = names.iter().enumerate().find(|(_, name)| !name.as_str().is_some_and(known)) {
+                    self.errors.push(file, format!("{at}/{position}"), format!("unknown type {junk}: expected one of {TYPES:?}"));
+                    return None;
+                }
+                let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+                match names.as_slice() {
+                    [name] => Some((Some((*name).to_owned()), false)),
+                    [a, "null"] | ["null", a] if *a != "null" => Some((Some((*a).to_owned()), true)),
+                    _ => {
+                        self.errors.push(
+                            file,
+                            at,
+                            "unsupported type union: only one type, or one type and \"null\", is supported \
+                             (Rust and Python resolve other unions differently)",
+                        );
+                        None
+                    }
+                }
+            }
+            Some(other) => {
+                self.errors.push(file, at, format!("unknown type {other}: expected one of {TYPES:?}"));
+                None
+            }
+        }
+    }
+}
+
+/// `title` and `description` of a schema, as documentation.
+fn doc_text(schema: &Value) -> Option<String> {
+    let text = |key| schema.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+    match (text("title"), text("description")) {
+        (Some(title), Some(description)) => Some(format!("{title}\n\n{description}")),
+        (one, other) => one.or(other).map(str::to_owned),
+    }
+}
+
+/// Every `$anchor` of a document and the location it names.
+fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, String>) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::String(anchor)) = object.get("$anchor") {
+                anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
+            }
+            for (key, value) in object {
+                // Values of these keywords are data, not schemas.
+                if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                    collect_anchors(value, &pointer_push(pointer, key), anchors);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                collect_anchors(item, &format!("{pointer}/{index}"), anchors);
+            }
+        }
+        _ => {}
+    }
+}

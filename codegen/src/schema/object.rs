@@ -1,0 +1,123 @@
+//! Objects: declared properties become a struct's fields; the unknown-key
+//! policy comes from `additionalProperties`, `unevaluatedProperties` and
+//! `x-growth-point` (docs/unknown-keys.md).
+
+use super::scalar::checked;
+use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
+use crate::error::pointer_push;
+use crate::model::{Check, Field, Shape, Struct, UnknownKeys};
+use crate::names;
+use serde_json::{Map, Value};
+use std::path::Path;
+
+impl Reader {
+    pub(super) fn object(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
+        let file = doc.file;
+        let growth_point = match schema.take(GROWTH_POINT) {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => {
+                self.errors.push(file, schema.at(GROWTH_POINT), format!("`{GROWTH_POINT}` must be true or false"));
+                false
+            }
+        };
+        let (min, max) = (self.count(file, schema, "minProperties"), self.count(file, schema, "maxProperties"));
+        let checks: Vec<Check> = if min.is_some_and(|min| min > 0) || max.is_some() {
+            vec![Check::Properties { min: min.filter(|min| *min > 0), max }]
+        } else {
+            vec![]
+        };
+        let additional = match (schema.take("additionalProperties"), schema.take("unevaluatedProperties")) {
+            (Some(_), Some(_)) => {
+                self.errors.push(file, schema.pointer, "use `additionalProperties` or `unevaluatedProperties`, not both");
+                return None;
+            }
+            (None, Some(Value::Bool(false))) => Some(&Value::Bool(false)),
+            (None, Some(_)) => {
+                self.errors.push(file, schema.at("unevaluatedProperties"), "only `unevaluatedProperties: false` is supported (a closed type)");
+                return None;
+            }
+            (additional, None) => additional,
+        };
+        let unknown_keys = match additional {
+            None | Some(Value::Bool(true)) => UnknownKeys::Drop,
+            Some(Value::Object(extra)) if extra.is_empty() => UnknownKeys::Drop,
+            Some(Value::Bool(false)) => UnknownKeys::Refuse,
+            Some(extra) => UnknownKeys::Typed(self.shape(doc, extra, &schema.at("additionalProperties"), &format!("{hint}Value"))?),
+        };
+        if growth_point {
+            let conflict = match unknown_keys {
+                UnknownKeys::Refuse => Some("refuses unknown keys"),
+                UnknownKeys::Typed(_) => Some("types unknown keys as a map"),
+                _ => None,
+            };
+            if let Some(conflict) = conflict {
+                let keyword = if schema.has("unevaluatedProperties") { "unevaluatedProperties" } else { "additionalProperties" };
+                self.errors.push(
+                    file,
+                    schema.at(GROWTH_POINT),
+                    format!("a growth point keeps unknown keys verbatim, but `{keyword}` here {conflict}: a type cannot be both"),
+                );
+                return None;
+            }
+        }
+
+        let Some(properties) = schema.take("properties") else {
+            if schema.take("required").is_some() {
+                self.errors.push(file, schema.at("required"), "`required` names properties, but there is no `properties`");
+                return None;
+            }
+            return Some(match unknown_keys {
+                // A growth point with no properties: every key is kept.
+                _ if growth_point => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Keep, checks }),
+                // Free-form data: every key is the data, nothing is unknown.
+                UnknownKeys::Drop | UnknownKeys::Keep => Read::Shape(checked(Shape::Map(Box::new(Shape::Any)), checks)),
+                UnknownKeys::Typed(values) => Read::Shape(checked(Shape::Map(Box::new(values)), checks)),
+                UnknownKeys::Refuse => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Refuse, checks }),
+            });
+        };
+        let unknown_keys = if growth_point { UnknownKeys::Keep } else { unknown_keys };
+        let Some(properties) = properties.as_object() else {
+            self.errors.push(file, schema.at("properties"), "`properties` must be an object of schemas");
+            return None;
+        };
+        let required = self.required(file, schema, properties)?;
+        let mut fields = Vec::new();
+        for (name, property) in properties {
+            let at = pointer_push(&schema.at("properties"), name);
+            let property_hint = format!("{hint}{}", names::pascal(name, "V"));
+            let Some(shape) = self.shape(doc, property, &at, &property_hint) else { continue };
+            fields.push(Field {
+                json_name: name.clone(),
+                word: names::snake(name),
+                doc: doc_text(property),
+                shape,
+                required: required.contains(&name.as_str()),
+                pointer: at,
+            });
+        }
+        Some(Read::Struct(Struct { fields, unknown_keys, checks }))
+    }
+
+    fn required<'a>(&mut self, file: &Path, schema: &Keywords<'a>, properties: &Map<String, Value>) -> Option<Vec<&'a str>> {
+        let at = schema.at("required");
+        let Some(required) = schema.take("required") else { return Some(vec![]) };
+        let Some(items) = required.as_array() else {
+            self.errors.push(file, at, "`required` must be an array of property names");
+            return None;
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for (position, item) in items.iter().enumerate() {
+            let item_at = format!("{at}/{position}");
+            match item.as_str() {
+                None => self.errors.push(file, item_at, "`required` entries must be strings"),
+                Some(name) if names.contains(&name) => self.errors.push(file, item_at, format!("{name:?} is listed twice")),
+                Some(name) if !properties.contains_key(name) => {
+                    self.errors.push(file, item_at, format!("required property {name:?} is not declared in `properties`"))
+                }
+                Some(name) => names.push(name),
+            }
+        }
+        Some(names)
+    }
+}

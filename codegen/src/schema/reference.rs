@@ -1,0 +1,104 @@
+//! `$ref`: a location in the same document (`#`, `#/$defs/Name`, any JSON
+//! pointer, or an `$anchor`), read once as a named type.
+
+use super::{Document, Keywords, Reader};
+use crate::model::{Shape, TypeId};
+use crate::names;
+use serde_json::Value;
+
+/// Keywords that may stand beside `$ref` without changing what it means.
+fn plain_sibling(keyword: &str) -> bool {
+    matches!(keyword, "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$anchor")
+        || super::keywords::lookup(keyword).map_or_else(|| matches!(super::keywords::unknown(keyword), super::Role::Annotation(_)), |k| matches!(k.role, super::Role::Annotation(_)))
+}
+
+impl Reader {
+    pub(super) fn reference(&mut self, doc: &mut Document, schema: &Keywords) -> Option<Shape> {
+        let file = doc.file;
+        let at = schema.at("$ref");
+        let target = schema.take("$ref")?;
+        for sibling in schema.object.keys().filter(|k| !plain_sibling(k)) {
+            self.errors.push(
+                file,
+                schema.at(sibling),
+                format!("`{sibling}` beside `$ref` is not supported yet: only annotations (description, title, ...) may stand beside it"),
+            );
+            schema.taken.borrow_mut().insert(sibling);
+        }
+        let Some(target) = target.as_str() else {
+            self.errors.push(file, at, "`$ref` must be a string");
+            return None;
+        };
+        let pointer = match target.strip_prefix('#') {
+            Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => match percent_decode(fragment) {
+                Some(pointer) => pointer,
+                None => {
+                    self.errors.push(file, at, format!("`$ref` {target:?} is not a valid URI fragment"));
+                    return None;
+                }
+            },
+            Some(anchor) => match doc.anchors.get(anchor) {
+                Some(pointer) => pointer.clone(),
+                None => {
+                    self.errors.push(file, at, format!("`$ref` {target:?} names no `$anchor` of this document"));
+                    return None;
+                }
+            },
+            None => {
+                let message = if target.contains("://") {
+                    format!("remote `$ref` {target:?} is refused: concord never fetches schemas; copy the schema into the registry")
+                } else {
+                    format!("`$ref` {target:?} points into another file: only references within the same file (\"#/$defs/Name\") are supported yet")
+                };
+                self.errors.push(file, at, message);
+                return None;
+            }
+        };
+        Some(Shape::Named(self.target(doc, &pointer, &at, target)?))
+    }
+
+    /// The named type of the schema at `pointer`, declared on first use.
+    fn target(&mut self, doc: &mut Document, pointer: &str, at: &str, target: &str) -> Option<TypeId> {
+        if let Some(id) = doc.targets.get(pointer) {
+            return Some(*id);
+        }
+        match doc.root.pointer(pointer) {
+            Some(Value::Object(_) | Value::Bool(_)) => {}
+            Some(_) => {
+                self.errors.push(doc.file, at, format!("`$ref` {target:?} points at a value that is not a schema"));
+                return None;
+            }
+            None => {
+                self.errors.push(doc.file, at, format!("`$ref` target {target:?} does not exist in this document"));
+                return None;
+            }
+        }
+        // Named after the last token of the pointer that is not a keyword.
+        let tokens: Vec<String> = pointer.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~")).collect();
+        let name = tokens.iter().rev().find(|t| super::keywords::lookup(t).is_none() && t.parse::<usize>().is_err()).cloned();
+        let name = names::type_name(&name.unwrap_or_else(|| tokens.join("_")));
+        let id = self.declare(&name, doc, pointer, false);
+        doc.targets.insert(pointer.to_owned(), id);
+        doc.pending.push((id, pointer.to_owned()));
+        Some(id)
+    }
+}
+
+/// A URI fragment's percent-escapes decoded (`%25` is `%`); `None` when it
+/// is not valid UTF-8 or an escape is malformed.
+fn percent_decode(fragment: &str) -> Option<String> {
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = fragment.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

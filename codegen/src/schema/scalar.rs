@@ -1,0 +1,190 @@
+//! Strings, integers and numbers, with their assertions; and the rule for
+//! keywords of a type the schema does not have.
+
+use super::{Keywords, Reader};
+use crate::model::{Check, Shape};
+use serde_json::Value;
+use std::path::Path;
+
+/// The keywords that apply to one JSON type only, by the types they apply to.
+const FAMILIES: &[(&[&str], &[&str])] = &[
+    (&["string"], &["minLength", "maxLength", "pattern"]),
+    (&["integer", "number"], &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
+    (&["array"], &["items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems"]),
+    (
+        &["object"],
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "patternProperties",
+            "propertyNames",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            super::GROWTH_POINT,
+        ],
+    ),
+];
+
+/// The largest integer both languages hold exactly: the strict profile's bound.
+const MAX_SAFE: i64 = (1 << 53) - 1;
+
+impl Reader {
+    /// Keywords for another type than the schema's: with a `type`, they can
+    /// never apply, and are read as the no-ops they are; without one, they
+    /// would apply to values of their type only, which a typeless binding
+    /// cannot check, so they are refused.
+    pub(super) fn misplaced(&mut self, file: &Path, schema: &Keywords, base: Option<&str>) {
+        for (types, family) in FAMILIES {
+            if base.is_some_and(|base| types.contains(&base)) {
+                continue;
+            }
+            for keyword in family.iter().copied().filter(|k| schema.has(k)) {
+                match base {
+                    Some(_) => {
+                        schema.take(keyword);
+                    }
+                    None => {
+                        let kind = types.join(" and ");
+                        self.errors.push(
+                            file,
+                            schema.at(keyword),
+                            format!("`{keyword}` applies to {kind} values, but this schema has no `type`: add \"type\": \"{}\"", types[0]),
+                        );
+                        schema.take(keyword);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn string(&mut self, file: &Path, schema: &Keywords) -> Shape {
+        let mut checks = Vec::new();
+        let (min, max) = (self.count(file, schema, "minLength"), self.count(file, schema, "maxLength"));
+        if min.is_some_and(|min| min > 0) || max.is_some() {
+            checks.push(Check::Length { min: min.filter(|min| *min > 0), max });
+        }
+        if let Some(pattern) = schema.take("pattern") {
+            match pattern.as_str() {
+                None => self.errors.push(file, schema.at("pattern"), "`pattern` must be a string"),
+                Some(ecma) => match concord_runtime::pattern::translate(ecma) {
+                    Ok(regex) => checks.push(Check::Pattern { ecma: ecma.to_owned(), regex }),
+                    Err(why) => self.errors.push(
+                        file,
+                        schema.at("pattern"),
+                        format!("pattern {ecma:?} is refused: {why}; Rust and Python must read a pattern alike"),
+                    ),
+                },
+            }
+        }
+        checked(Shape::String, checks)
+    }
+
+    pub(super) fn integer(&mut self, file: &Path, schema: &Keywords) -> Shape {
+        let bound = |reader: &mut Reader, keyword| reader.number_value(file, schema, keyword);
+        let (minimum, exclusive_minimum) = (bound(self, "minimum"), bound(self, "exclusiveMinimum"));
+        let (maximum, exclusive_maximum) = (bound(self, "maximum"), bound(self, "exclusiveMaximum"));
+        // Integers between the bounds, inclusive: `minimum: 1.5` is 2,
+        // `exclusiveMaximum: 10` is 9; the safe range bounds them all.
+        let mut min = -MAX_SAFE;
+        let mut max = MAX_SAFE;
+        if let Some(value) = minimum {
+            min = min.max(clamp(value.ceil()));
+        }
+        if let Some(value) = exclusive_minimum {
+            min = min.max(clamp(value.floor()).saturating_add(1));
+        }
+        if let Some(value) = maximum {
+            max = max.min(clamp(value.floor()));
+        }
+        if let Some(value) = exclusive_maximum {
+            max = max.min(clamp(value.ceil()).saturating_sub(1));
+        }
+        let mut checks = Vec::new();
+        if min != -MAX_SAFE || max != MAX_SAFE {
+            checks.push(Check::IntegerRange { min, max });
+        }
+        if let Some(divisor) = self.divisor(file, schema) {
+            match concord_runtime::number::integer_divisor(&divisor) {
+                Ok(Some(divisor)) => checks.push(Check::IntegerMultipleOf(divisor)),
+                Ok(None) => {}
+                Err(why) => self.errors.push(file, schema.at("multipleOf"), why),
+            }
+        }
+        checked(Shape::Integer, checks)
+    }
+
+    pub(super) fn number(&mut self, file: &Path, schema: &Keywords) -> Shape {
+        let bound = |reader: &mut Reader, keyword| reader.number_value(file, schema, keyword);
+        let range = Check::NumberRange {
+            minimum: bound(self, "minimum"),
+            exclusive_minimum: bound(self, "exclusiveMinimum"),
+            maximum: bound(self, "maximum"),
+            exclusive_maximum: bound(self, "exclusiveMaximum"),
+        };
+        let mut checks = Vec::new();
+        if range != (Check::NumberRange { minimum: None, exclusive_minimum: None, maximum: None, exclusive_maximum: None }) {
+            checks.push(range);
+        }
+        if let Some(divisor) = self.divisor(file, schema) {
+            match concord_runtime::number::parse_divisor(&divisor) {
+                Ok(_) => checks.push(Check::NumberMultipleOf(divisor)),
+                Err(why) => self.errors.push(file, schema.at("multipleOf"), why),
+            }
+        }
+        checked(Shape::Number, checks)
+    }
+
+    /// `multipleOf`'s value as decimal text: a number above zero.
+    fn divisor(&mut self, file: &Path, schema: &Keywords) -> Option<String> {
+        let value = schema.take("multipleOf")?;
+        match value {
+            Value::Number(number) if number.as_f64().is_some_and(|v| v > 0.0) => Some(number.to_string()),
+            _ => {
+                self.errors.push(file, schema.at("multipleOf"), "`multipleOf` must be a number above zero");
+                None
+            }
+        }
+    }
+
+    fn number_value(&mut self, file: &Path, schema: &Keywords, keyword: &'static str) -> Option<f64> {
+        let value = schema.take(keyword)?;
+        match value.as_f64() {
+            Some(number) => Some(number),
+            None => {
+                let why = if value.is_boolean() { " (a boolean `exclusiveMinimum`/`exclusiveMaximum` is Draft 4's form)" } else { "" };
+                self.errors.push(file, schema.at(keyword), format!("`{keyword}` must be a number{why}"));
+                None
+            }
+        }
+    }
+
+    /// A count keyword (`minLength`, `maxItems`, ...): a non-negative integer.
+    pub(super) fn count(&mut self, file: &Path, schema: &Keywords, keyword: &'static str) -> Option<u64> {
+        let value = schema.take(keyword)?;
+        // 2020-12 allows `1.0` for a count.
+        match value.as_u64().or_else(|| value.as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0).map(|v| v as u64)) {
+            Some(count) => Some(count),
+            None => {
+                self.errors.push(file, schema.at(keyword), format!("`{keyword}` must be a non-negative integer"));
+                None
+            }
+        }
+    }
+}
+
+fn clamp(value: f64) -> i64 {
+    value.clamp(-(MAX_SAFE as f64) - 1.0, MAX_SAFE as f64 + 1.0) as i64
+}
+
+/// `shape` with `checks`, or `shape` alone when there are none.
+pub(super) fn checked(shape: Shape, checks: Vec<Check>) -> Shape {
+    if checks.is_empty() {
+        shape
+    } else {
+        Shape::Checked(Box::new(shape), checks)
+    }
+}
