@@ -10,6 +10,7 @@ use std::fmt;
 pub mod bind;
 pub mod canonical;
 pub mod float;
+pub mod pattern;
 pub mod read;
 pub mod scan;
 pub mod strict;
