@@ -10,10 +10,13 @@ use std::fmt;
 pub mod bind;
 pub mod canonical;
 pub mod float;
+pub mod number;
 pub mod pattern;
 pub mod read;
 pub mod scan;
 pub mod strict;
+#[cfg(test)]
+mod test_suite;
 mod write;
 
 #[cfg(test)]
