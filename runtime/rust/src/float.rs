@@ -72,6 +72,19 @@ pub fn format(value: f64) -> String {
     String::from_utf8(out).expect("a float's layout is ASCII")
 }
 
+/// `|value|` as `A × 10^x`, `A` its shortest round-trip digits (under 10^17,
+/// the digits Python's `repr` shows too): exact decimal arithmetic on a float.
+pub(crate) fn decimal(value: f64) -> (u64, i32) {
+    if value == 0.0 {
+        return (0, 0);
+    }
+    let mut buffer = zmij::Buffer::new();
+    let (digits, k) = shortest(buffer.format_finite(value.abs()));
+    let digits = digits.as_slice();
+    let integer = digits.iter().fold(0u64, |integer, digit| integer * 10 + u64::from(digit - b'0'));
+    (integer, k - (digits.len() as i32 - 1))
+}
+
 /// Up to 17 significant digits and the decimal exponent `k` of the first,
 /// read off a formatter's output in whatever layout it chose.
 fn shortest(text: &str) -> (Digits, i32) {

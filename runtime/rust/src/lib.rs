@@ -11,9 +11,13 @@ pub mod bind;
 pub mod canonical;
 pub mod checks;
 pub mod float;
+pub mod number;
+pub mod pattern;
 pub mod read;
 pub mod scan;
 pub mod strict;
+#[cfg(test)]
+mod test_suite;
 pub mod value;
 mod write;
 
