@@ -152,8 +152,27 @@ impl Reader {
                 Some(_) => self.errors.push(file, format!("/{place}"), format!("`{place}` must be an object of schemas")),
             }
         }
-        if let Some(id) = root_id {
-            self.define(&mut doc, id, "");
+        match (root_id, plain_reference(root).and_then(|pointer| doc.targets.get(&pointer).copied())) {
+            // A root that is only a `$ref` to one of its definitions (`"$ref":
+            // "#/$defs/Bom"`) is that type, under the entry's name.
+            (Some(id), Some(target)) => {
+                self.model.types.remove(id.0);
+                let shift = |type_id: TypeId| TypeId(type_id.0 - 1);
+                for value in doc.targets.values_mut() {
+                    *value = shift(*value);
+                }
+                for (pending, _) in &mut doc.pending {
+                    *pending = shift(*pending);
+                }
+                let target = shift(target);
+                doc.targets.insert(String::new(), target);
+                let def = &mut self.model.types[target.0];
+                def.name = schema.name.clone();
+                def.is_root = true;
+                self.model.modules[module].root = Some(target);
+            }
+            (Some(id), None) => self.define(&mut doc, id, ""),
+            (None, _) => {}
         }
         // Definitions first, in their order, then the locations `$ref`s name as they are met.
         let mut next = 0;
@@ -349,6 +368,14 @@ fn doc_text(schema: &Value) -> Option<String> {
         (Some(title), Some(description)) => Some(format!("{title}\n\n{description}")),
         (one, other) => one.or(other).map(str::to_owned),
     }
+}
+
+/// The location a root names when it is nothing but a local `$ref` (and
+/// annotations or definitions beside it).
+fn plain_reference(root: &Map<String, Value>) -> Option<String> {
+    let target = root.get("$ref")?.as_str()?.strip_prefix('#')?;
+    let plain = root.keys().all(|k| matches!(k.as_str(), "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
+    (plain && target.starts_with('/')).then(|| target.replace("%25", "%"))
 }
 
 /// Every `$anchor` of a document and the location it names.
