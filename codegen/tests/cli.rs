@@ -91,6 +91,13 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     std::fs::write(cases.join("changed.out.json"), b"{}").unwrap();
     std::fs::write(cases.join("accepted.json"), &minimal).unwrap();
     std::fs::write(cases.join("accepted.reject"), b"").unwrap();
+    // .accept: any output, as long as both read it and write the same bytes.
+    let minimal_text = String::from_utf8_lossy(&minimal);
+    let unknown_key = format!("{}, \"unknown key\": [1]}}", minimal_text.trim_end().strip_suffix('}').unwrap());
+    std::fs::write(cases.join("valid.json"), &unknown_key).unwrap();
+    std::fs::write(cases.join("valid.accept"), b"").unwrap();
+    std::fs::write(cases.join("invalid.json"), b"[]").unwrap();
+    std::fs::write(cases.join("invalid.accept"), b"").unwrap();
     let fixtures_arg = fixtures.path().to_str().unwrap();
     let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
     assert!(!output.status.success());
@@ -101,10 +108,18 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
         &format!("  rust:     wrote   {minimal}\n            digest  sha256:"),
         &format!("  python:   wrote   {minimal}\n            digest  sha256:"),
         "FAIL Evidence/changed.json\n  expected: wrote   {}\n",
-        "1 passed, 2 failed",
+        "FAIL Evidence/invalid.json\n  expected: read by both, the same bytes written\n  rust:     refused ",
+        "2 passed, 3 failed",
     ] {
         assert!(report.contains(expected), "expected {expected:?} in:\n{report}");
     }
+    assert!(!report.contains("FAIL Evidence/valid.json"), "{report}");
+
+    // A folder that names no registry entry is a mistake, not a skipped folder.
+    std::fs::create_dir_all(fixtures.path().join("Evidense")).unwrap();
+    let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
+    assert!(!output.status.success());
+    assert!(text(&output).contains("Evidense: no registry entry \"Evidense\" (roots: ClsArtifact, Evidence)"), "{}", text(&output));
 }
 
 /// `concord json` and `python -m concord_runtime json`: same stdout bytes,
