@@ -122,24 +122,31 @@ impl Report {
     }
 }
 
-impl fmt::Display for Report {
+impl fmt::Display for Case {
+    /// What was expected and what each language did, on four lines or more.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |outcome: &Outcome| match outcome {
             Outcome::Written { output, digest } => format!("wrote   {output}\n            digest  {digest}"),
             Outcome::Refused(why) => format!("refused {why}"),
             Outcome::Crashed(why) => format!("CRASHED {why}"),
         };
+        writeln!(f, "{} {}", if self.passed() { "PASS" } else { "FAIL" }, self.name)?;
+        match &self.expected {
+            Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
+            Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
+            Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
+            Expected::Agreement => writeln!(f, "  expected: the same verdict and bytes in both")?,
+            Expected::Acceptance => writeln!(f, "  expected: read by both, the same bytes written")?,
+        }
+        writeln!(f, "  rust:     {}", show(&self.rust))?;
+        writeln!(f, "  python:   {}", show(&self.python))
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for case in self.cases.iter().filter(|case| !case.passed()) {
-            writeln!(f, "FAIL {}", case.name)?;
-            match &case.expected {
-                Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
-                Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
-                Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
-                Expected::Agreement => writeln!(f, "  expected: the same verdict and bytes in both")?,
-                Expected::Acceptance => writeln!(f, "  expected: read by both, the same bytes written")?,
-            }
-            writeln!(f, "  rust:     {}", show(&case.rust))?;
-            writeln!(f, "  python:   {}", show(&case.python))?;
+            write!(f, "{case}")?;
         }
         for (folder, why) in &self.skipped {
             writeln!(f, "skipped {folder}: {why}")?;
