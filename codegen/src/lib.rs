@@ -20,6 +20,7 @@ pub mod names;
 pub mod registry;
 pub mod roundtrip;
 pub mod schema;
+pub mod survey;
 
 pub use error::{Diagnostic, Errors};
 

@@ -2,7 +2,7 @@
 //! shared round-trip suite through both languages.
 
 use clap::{Parser, Subcommand};
-use concord_codegen::{registry, roundtrip, stale_files, write_files, Config, Errors};
+use concord_codegen::{registry, roundtrip, stale_files, survey, write_files, Config, Errors};
 use concord_runtime::{canonical, strict};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -46,6 +46,26 @@ enum Command {
         #[arg(long, default_value = "target/concord-roundtrip")]
         work_dir: PathBuf,
         /// The Python with pydantic installed [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
+        #[arg(long)]
+        python: Option<PathBuf>,
+    },
+    /// Survey a corpus of Draft 2020-12 schemas (../shared/corpus's layout):
+    /// which generate, compile and import, alone and as one registry, and
+    /// whether every instance reads with equal bytes in both languages.
+    /// Prints a markdown table; exits 1 when an instance disagrees.
+    Survey {
+        #[arg(long)]
+        corpus: PathBuf,
+        /// Also write the table here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Scratch folder: one registry per schema, the combined registry and its fixtures.
+        #[arg(long, default_value = "target/concord-survey")]
+        work_dir: PathBuf,
+        /// The round-trip harness's folder, shared with `roundtrip`.
+        #[arg(long, default_value = "target/concord-roundtrip")]
+        harness_dir: PathBuf,
+        /// [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
         #[arg(long)]
         python: Option<PathBuf>,
     },
@@ -131,6 +151,19 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             let report = roundtrip::run(Config::new().registry(&registry), &fixtures, &work_dir, &python)?;
             print!("{report}");
             Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::Survey { corpus, out, work_dir, harness_dir, python } => {
+            let python = python.unwrap_or_else(roundtrip::default_python);
+            let candidates = survey::corpus::candidates(&corpus)?;
+            let options = survey::Options { work_dir: &work_dir, harness_dir: &harness_dir, python: &python, isolate_failures: true };
+            let result = survey::run(candidates, &options)?;
+            let table = survey::corpus::markdown(&result);
+            print!("{table}");
+            if let Some(out) = out {
+                registry::write_atomically(&out, table.as_bytes()).map_err(|e| Errors::one(&out, "", e))?;
+            }
+            let disagreeing = result.checked().iter().filter(|checked| !checked.case.passed()).count();
+            Ok(if disagreeing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Json(_) => unreachable!("handled by run_json"),
     }

@@ -207,7 +207,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Error
     Some(IndexEntry { name: name?, path: path?, digest })
 }
 
-fn is_type_name(name: &str) -> bool {
+pub(crate) fn is_type_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric())
 }

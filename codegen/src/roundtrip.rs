@@ -9,11 +9,27 @@
 //! file that is not empty holds text both refusals must contain (an error
 //! kind such as `duplicate-key`, or a location such as `at "/session"`).
 //! `<case>.agree` asks only that both languages agree (both refuse, or both
-//! write the same bytes and digest), for generated inputs.
+//! write the same bytes and digest), for generated inputs. `<case>.accept`
+//! asks that both languages read the input and write the same bytes and
+//! digest, whatever those bytes are (they may differ from the input, e.g.
+//! when unknown keys are dropped): for inputs known to be valid, such as the
+//! JSON-Schema-Test-Suite's and the corpus's instances.
+//!
+//! A fixture folder must name a registry entry. A folder named after an
+//! entry that has no root type of that name (a `$defs`-only document, say)
+//! is skipped and counted in the report; a folder that names no entry is an
+//! error (a typo must not pass as a skipped folder).
+//!
+//! Scale: one Rust binary and one Python process answer every fixture
+//! through pipes. When either harness crashes on a fixture, that fixture is
+//! reported as a crash in that language and the harness is restarted on the
+//! fixtures after it; only a harness that dies before answering anything
+//! (a Python package that does not import) ends the run.
 
 use crate::error::Errors;
 use crate::{emit, write_files, Config, GeneratedFile};
 use serde_json::Value;
+use std::collections::HashSet;
 use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,6 +61,9 @@ pub enum Outcome {
     /// or why it has none (a float), which both languages must also agree on.
     Written { output: String, digest: String },
     Refused(String),
+    /// The harness failed on this input (an exception that is not a
+    /// refusal, a panic, a dead process): never meets an expectation.
+    Crashed(String),
 }
 
 #[derive(Clone, Debug)]
@@ -66,6 +85,9 @@ pub enum Expected {
     /// Whatever the verdict, the same in both languages (`<case>.agree`):
     /// for generated inputs whose right answer nobody wrote down.
     Agreement,
+    /// Read by both, written back as the same bytes (`<case>.accept`),
+    /// whatever those bytes are: for inputs known to be valid.
+    Acceptance,
 }
 
 impl Case {
@@ -73,7 +95,7 @@ impl Case {
         let meets = |outcome: &Outcome| match (&self.expected, outcome) {
             (Expected::Output(expected), Outcome::Written { output, .. }) => output.as_bytes() == expected.as_slice(),
             (Expected::Refusal(text), Outcome::Refused(why)) => why.contains(text.as_str()),
-            (Expected::Agreement, Outcome::Written { output, .. }) => {
+            (Expected::Agreement | Expected::Acceptance, Outcome::Written { output, .. }) => {
                 matches!(&self.python, Outcome::Written { output: other, .. } if other == output)
             }
             (Expected::Agreement, Outcome::Refused(_)) => matches!(self.python, Outcome::Refused(_)),
@@ -90,6 +112,8 @@ impl Case {
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub cases: Vec<Case>,
+    /// Fixture folders not run: `(folder, why)`.
+    pub skipped: Skipped,
 }
 
 impl Report {
@@ -98,96 +122,184 @@ impl Report {
     }
 }
 
-impl fmt::Display for Report {
+impl fmt::Display for Case {
+    /// What was expected and what each language did, on four lines or more.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |outcome: &Outcome| match outcome {
             Outcome::Written { output, digest } => format!("wrote   {output}\n            digest  {digest}"),
             Outcome::Refused(why) => format!("refused {why}"),
+            Outcome::Crashed(why) => format!("CRASHED {why}"),
         };
+        writeln!(f, "{} {}", if self.passed() { "PASS" } else { "FAIL" }, self.name)?;
+        match &self.expected {
+            Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
+            Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
+            Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
+            Expected::Agreement => writeln!(f, "  expected: the same verdict and bytes in both")?,
+            Expected::Acceptance => writeln!(f, "  expected: read by both, the same bytes written")?,
+        }
+        writeln!(f, "  rust:     {}", show(&self.rust))?;
+        writeln!(f, "  python:   {}", show(&self.python))
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for case in self.cases.iter().filter(|case| !case.passed()) {
-            writeln!(f, "FAIL {}", case.name)?;
-            match &case.expected {
-                Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
-                Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
-                Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
-                Expected::Agreement => writeln!(f, "  expected: the same verdict and bytes in both")?,
-            }
-            writeln!(f, "  rust:     {}", show(&case.rust))?;
-            writeln!(f, "  python:   {}", show(&case.python))?;
+            write!(f, "{case}")?;
+        }
+        for (folder, why) in &self.skipped {
+            writeln!(f, "skipped {folder}: {why}")?;
         }
         let failed = self.failed();
         writeln!(f, "{} passed, {} failed", self.cases.len() - failed, failed)
     }
 }
 
-struct Fixture {
-    root: String,
-    name: String,
-    input: PathBuf,
-    expected: Expected,
+/// One input and what both languages must make of it.
+#[derive(Clone, Debug)]
+pub struct Fixture {
+    /// The root type that reads it.
+    pub root: String,
+    /// The file name, for the report.
+    pub name: String,
+    /// An absolute path without tab or line break (one request line each).
+    pub input: PathBuf,
+    pub expected: Expected,
 }
 
 /// Runs every fixture through freshly built Rust and Python bindings.
 pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path) -> Result<Report, Errors> {
-    let model = crate::load(config.registry_dir())?;
-    let roots: Vec<String> = model.types.iter().filter(|t| t.is_root).map(|t| t.name.clone()).collect();
-    let fixtures = collect(fixtures, &roots)?;
-    let files = config.files(&model);
+    let harness = Harness::prepare(config, work_dir)?;
+    let (fixtures, skipped) = collect(fixtures, &harness.roots, &harness.entries)?;
+    harness.build_rust()?;
+    let mut report = harness.run(&fixtures, python)?;
+    report.skipped = skipped;
+    Ok(report)
+}
 
-    // One scratch folder per registry, one target folder for all: runs on
-    // different registries may go at once and still share compiled crates.
-    let registry = config.registry_dir().canonicalize().unwrap_or_else(|_| config.registry_dir().to_path_buf());
-    let scratch = format!("{HARNESS}-{}", &crate::registry::digest(registry.to_string_lossy().as_bytes())[7..19]);
-    let rust_dir = work_dir.join(&scratch).join("rust");
-    let mut rust_files = vec![
-        GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch) },
-        GeneratedFile { path: "src/main.rs".into(), contents: emit::rust::roundtrip_main(&model) },
-    ];
-    rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {
-        path: "src/bindings.rs".into(),
-        contents: f.contents.clone(),
-    }));
-    if let Ok(lock) = std::fs::read_to_string(LOCK_FILE) {
-        rust_files.push(GeneratedFile { path: "Cargo.lock".into(), contents: lock });
+/// A registry's bindings written into a scratch folder, ready to build and
+/// run: [`run`] in steps, so a caller (the survey) can tell a registry that
+/// does not generate from bindings that do not compile or import.
+pub struct Harness {
+    package: String,
+    scratch: String,
+    rust_dir: PathBuf,
+    python_dir: PathBuf,
+    target_dir: PathBuf,
+    /// The root types, by name.
+    pub roots: HashSet<String>,
+    /// Every entry of the registry's index, by name.
+    pub entries: HashSet<String>,
+}
+
+impl Harness {
+    /// Loads the registry and writes its bindings and both harnesses below
+    /// `work_dir`: one scratch folder per registry, one cargo target folder
+    /// for all, so runs on different registries may go at once and still
+    /// share compiled crates.
+    pub fn prepare(config: &Config, work_dir: &Path) -> Result<Harness, Errors> {
+        let model = crate::load(config.registry_dir())?;
+        let entries = crate::registry::load(config.registry_dir())?.schemas.into_iter().map(|schema| schema.name).collect();
+        let roots = model.types.iter().filter(|t| t.is_root).map(|t| t.name.clone()).collect();
+        let files = config.files(&model);
+
+        let registry = config.registry_dir().canonicalize().unwrap_or_else(|_| config.registry_dir().to_path_buf());
+        let scratch = format!("{HARNESS}-{}", &crate::registry::digest(registry.to_string_lossy().as_bytes())[7..19]);
+        let rust_dir = work_dir.join(&scratch).join("rust");
+        let mut rust_files = vec![
+            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch) },
+            GeneratedFile { path: "src/main.rs".into(), contents: emit::rust::roundtrip_main(&model) },
+        ];
+        rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {
+            path: "src/bindings.rs".into(),
+            contents: f.contents.clone(),
+        }));
+        if let Ok(lock) = std::fs::read_to_string(LOCK_FILE) {
+            rust_files.push(GeneratedFile { path: "Cargo.lock".into(), contents: lock });
+        }
+        write_files(&rust_dir, &rust_files)?;
+        let python_files: Vec<GeneratedFile> = files
+            .iter()
+            .filter_map(|f| f.path.strip_prefix("python").ok().map(|path| GeneratedFile { path: path.into(), contents: f.contents.clone() }))
+            .collect();
+        let python_dir = work_dir.join(&scratch).join("python");
+        write_files(&python_dir, &python_files)?;
+        Ok(Harness {
+            package: config.package_name().to_owned(),
+            scratch,
+            rust_dir,
+            python_dir,
+            target_dir: work_dir.join("target"),
+            roots,
+            entries,
+        })
     }
-    write_files(&rust_dir, &rust_files)?;
-    let python_files: Vec<GeneratedFile> = files
-        .iter()
-        .filter_map(|f| f.path.strip_prefix("python").ok().map(|path| GeneratedFile { path: path.into(), contents: f.contents.clone() }))
-        .collect();
-    let python_dir = work_dir.join(&scratch).join("python");
-    write_files(&python_dir, &python_files)?;
 
-    let target_dir = work_dir.join("target");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let build = Command::new(cargo)
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(rust_dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target_dir)
-        .output()
-        .map_err(|e| Errors::one(&rust_dir, "", format!("cannot run cargo: {e}")))?;
-    if !build.status.success() {
-        return Err(Errors::one(&rust_dir, "", format!("the Rust bindings did not build:\n{}", String::from_utf8_lossy(&build.stderr))));
+    /// Builds the Rust harness (the bindings and a main that answers fixtures).
+    pub fn build_rust(&self) -> Result<(), Errors> {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let build = Command::new(cargo)
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(self.rust_dir.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&self.target_dir)
+            .output()
+            .map_err(|e| Errors::one(&self.rust_dir, "", format!("cannot run cargo: {e}")))?;
+        if !build.status.success() {
+            let message = format!("the Rust bindings did not build:\n{}", String::from_utf8_lossy(&build.stderr));
+            return Err(Errors::one(&self.rust_dir, "", message));
+        }
+        Ok(())
     }
 
-    let requests: String = fixtures
-        .iter()
-        .map(|fixture| format!("{}\t{}\n", fixture.root, fixture.input.display()))
-        .collect();
-    let rust = answers(Command::new(target_dir.join("debug").join(&scratch)), &requests, fixtures.len(), "Rust")?;
-    let mut python_command = Command::new(python);
-    let python_path = std::env::join_paths([python_dir.as_path(), Path::new(RUNTIME_PYTHON)])
-        .map_err(|e| Errors::one(&python_dir, "", e.to_string()))?;
-    python_command.args(["-m", "concord_runtime.roundtrip", config.package_name()]).env("PYTHONPATH", python_path);
-    let python = answers(python_command, &requests, fixtures.len(), "Python")?;
+    /// Imports the generated Python package, and nothing else.
+    pub fn import_python(&self, python: &Path) -> Result<(), Errors> {
+        let output = self
+            .python_command(python)?
+            .args(["-c", &format!("import {}", self.package)])
+            .output()
+            .map_err(|e| Errors::one(python, "", format!("cannot run Python: {e}")))?;
+        if !output.status.success() {
+            let message = format!("the Python package {} does not import:\n{}", self.package, String::from_utf8_lossy(&output.stderr));
+            return Err(Errors::one(&self.python_dir, "", message));
+        }
+        Ok(())
+    }
 
-    let cases = fixtures
-        .into_iter()
-        .zip(rust.into_iter().zip(python))
-        .map(|(fixture, (rust, python))| Case { name: format!("{}/{}", fixture.root, fixture.name), expected: fixture.expected, rust, python })
-        .collect();
-    Ok(Report { cases })
+    /// Runs fixtures through the built Rust harness and the Python package.
+    pub fn run(&self, fixtures: &[Fixture], python: &Path) -> Result<Report, Errors> {
+        let rust_harness = self.target_dir.join("debug").join(&self.scratch);
+        let rust = answers(|| Ok(Command::new(&rust_harness)), fixtures, "Rust")?;
+        let python = answers(
+            || {
+                let mut command = self.python_command(python)?;
+                command.args(["-m", "concord_runtime.roundtrip", &self.package]);
+                Ok(command)
+            },
+            fixtures,
+            "Python",
+        )?;
+        let cases = fixtures
+            .iter()
+            .zip(rust.into_iter().zip(python))
+            .map(|(fixture, (rust, python))| Case {
+                name: format!("{}/{}", fixture.root, fixture.name),
+                expected: fixture.expected.clone(),
+                rust,
+                python,
+            })
+            .collect();
+        Ok(Report { cases, skipped: Vec::new() })
+    }
+
+    fn python_command(&self, python: &Path) -> Result<Command, Errors> {
+        let python_path = std::env::join_paths([self.python_dir.as_path(), Path::new(RUNTIME_PYTHON)])
+            .map_err(|e| Errors::one(&self.python_dir, "", e.to_string()))?;
+        let mut command = Command::new(python);
+        command.env("PYTHONPATH", python_path);
+        Ok(command)
+    }
 }
 
 fn harness_manifest(name: &str) -> String {
@@ -199,52 +311,73 @@ fn harness_manifest(name: &str) -> String {
     )
 }
 
-/// Runs a harness with the requests on stdin and reads one answer per line.
-fn answers(mut command: Command, requests: &str, count: usize, language: &str) -> Result<Vec<Outcome>, Errors> {
+/// Runs a harness with one request per fixture on stdin and reads one
+/// answer per line. A harness that dies on a fixture is restarted on the
+/// fixtures after it, and that fixture is answered with the crash; one that
+/// dies before its first answer ends the run (it cannot start: a package
+/// that does not import), since restarting it would die again.
+fn answers(command: impl Fn() -> Result<Command, Errors>, fixtures: &[Fixture], language: &str) -> Result<Vec<Outcome>, Errors> {
     let failed = |message: String| Errors::one(Path::new(language), "", message);
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| failed(format!("cannot start the {language} harness: {e}")))?;
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let writer = {
-        let requests = requests.to_owned();
-        std::thread::spawn(move || stdin.write_all(requests.as_bytes()))
-    };
-    let output = child.wait_with_output().map_err(|e| failed(format!("the {language} harness failed: {e}")))?;
-    let _ = writer.join();
-    if !output.status.success() {
-        return Err(failed(format!("the {language} harness exited with {}:\n{}", output.status, String::from_utf8_lossy(&output.stderr))));
-    }
-    let outcomes: Vec<Outcome> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| match serde_json::from_str::<Value>(line) {
-            Ok(Value::Object(answer)) => match (answer.get("ok"), answer.get("error")) {
-                (Some(Value::String(output)), _) => Outcome::Written {
-                    output: output.clone(),
-                    digest: answer.get("digest").and_then(Value::as_str).unwrap_or("(no digest answered)").to_owned(),
-                },
-                (_, Some(Value::String(why))) => Outcome::Refused(why.clone()),
-                _ => Outcome::Refused(format!("malformed harness answer: {line}")),
-            },
-            _ => Outcome::Refused(format!("malformed harness answer: {line}")),
-        })
-        .collect();
-    if outcomes.len() != count {
-        return Err(failed(format!(
-            "the {language} harness answered {} of {count} fixtures:\n{}",
-            outcomes.len(),
-            String::from_utf8_lossy(&output.stderr)
-        )));
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(fixtures.len());
+    while outcomes.len() < fixtures.len() {
+        let rest = &fixtures[outcomes.len()..];
+        let requests: String = rest.iter().map(|fixture| format!("{}\t{}\n", fixture.root, fixture.input.display())).collect();
+        let mut child = command()?
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| failed(format!("cannot start the {language} harness: {e}")))?;
+        let mut stdin = child.stdin.take().ok_or_else(|| failed(format!("the {language} harness has no stdin")))?;
+        // A harness that dies early closes its end: the write fails, and the
+        // answers read so far say where it stopped.
+        let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
+        let output = child.wait_with_output().map_err(|e| failed(format!("the {language} harness failed: {e}")))?;
+        let _ = writer.join();
+        let before = outcomes.len();
+        outcomes.extend(String::from_utf8_lossy(&output.stdout).lines().take(rest.len()).map(parse_answer));
+        let answered = outcomes.len() - before;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if output.status.success() {
+            if answered < rest.len() {
+                return Err(failed(format!("the {language} harness answered {answered} of {} fixtures:\n{stderr}", rest.len())));
+            }
+        } else if answered == rest.len() {
+            return Err(failed(format!("the {language} harness answered every fixture, then exited with {}:\n{stderr}", output.status)));
+        } else if before == 0 && answered == 0 {
+            return Err(failed(format!("the {language} harness exited with {} before its first answer:\n{stderr}", output.status)));
+        } else {
+            let last = stderr.trim_end().lines().last().unwrap_or_default();
+            outcomes.push(Outcome::Crashed(format!("crashed the {language} harness ({}): {last}", output.status)));
+        }
     }
     Ok(outcomes)
 }
 
-fn collect(dir: &Path, roots: &[String]) -> Result<Vec<Fixture>, Errors> {
+fn parse_answer(line: &str) -> Outcome {
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(answer)) => match (answer.get("ok"), answer.get("error")) {
+            (Some(Value::String(output)), _) => Outcome::Written {
+                output: output.clone(),
+                digest: answer.get("digest").and_then(Value::as_str).unwrap_or("(no digest answered)").to_owned(),
+            },
+            // The Python harness answers an exception that is not a refusal so.
+            (_, Some(Value::String(why))) if why.starts_with("crashed: ") => Outcome::Crashed(why.clone()),
+            (_, Some(Value::String(why))) => Outcome::Refused(why.clone()),
+            _ => Outcome::Refused(format!("malformed harness answer: {line}")),
+        },
+        _ => Outcome::Refused(format!("malformed harness answer: {line}")),
+    }
+}
+
+/// Fixture folders not run, each with the reason.
+pub type Skipped = Vec<(String, String)>;
+
+/// The fixtures below `dir`, and the folders skipped with the reason.
+pub fn collect(dir: &Path, roots: &HashSet<String>, entries: &HashSet<String>) -> Result<(Vec<Fixture>, Skipped), Errors> {
     let mut errors = Errors::default();
     let mut fixtures = Vec::new();
+    let mut skipped = Vec::new();
     let listing = |dir: &Path| -> Result<Vec<PathBuf>, Errors> {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| Errors::one(dir, "", format!("cannot read the fixtures folder: {e}")))?
@@ -259,43 +392,124 @@ fn collect(dir: &Path, roots: &[String]) -> Result<Vec<Fixture>, Errors> {
         }
         let root = type_dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         if !roots.contains(&root) {
-            errors.push(&type_dir, "", format!("no root type {root:?} in the registry (roots: {})", roots.join(", ")));
+            if entries.contains(&root) {
+                skipped.push((root, "the registry entry has no root type of that name".to_owned()));
+            } else {
+                let mut known: Vec<&String> = roots.iter().collect();
+                known.sort();
+                let shown: Vec<&str> = known.iter().take(8).map(|name| name.as_str()).collect();
+                let more = if known.len() > shown.len() { format!(" and {} more", known.len() - shown.len()) } else { String::new() };
+                errors.push(&type_dir, "", format!("no registry entry {root:?} (roots: {}{more})", shown.join(", ")));
+            }
             continue;
         }
         let files = listing(&type_dir)?;
+        let present: HashSet<&PathBuf> = files.iter().collect();
         for input in &files {
             let Some(name) = input.file_name().and_then(|n| n.to_str()) else { continue };
             let Some(stem) = name.strip_suffix(".json").filter(|stem| !stem.ends_with(".out")) else {
-                let stem = name.strip_suffix(".out.json").or_else(|| name.strip_suffix(".reject")).or_else(|| name.strip_suffix(".agree"));
+                let stem = [".out.json", ".reject", ".agree", ".accept"].iter().find_map(|suffix| name.strip_suffix(suffix));
                 match stem {
-                    None => errors.push(input, "", "not a fixture file: expected <case>.json, <case>.out.json, <case>.reject or <case>.agree"),
-                    Some(stem) if !files.contains(&type_dir.join(format!("{stem}.json"))) => {
+                    None => errors.push(input, "", "not a fixture file: expected <case>.json, <case>.out.json, <case>.reject, <case>.agree or <case>.accept"),
+                    Some(stem) if !present.contains(&type_dir.join(format!("{stem}.json"))) => {
                         errors.push(input, "", format!("expects an input {stem}.json beside it"));
                     }
                     Some(_) => {}
                 }
                 continue;
             };
-            let out = type_dir.join(format!("{stem}.out.json"));
-            let reject = type_dir.join(format!("{stem}.reject"));
+            let beside = |suffix: &str| type_dir.join(format!("{stem}{suffix}"));
+            let (out, reject) = (beside(".out.json"), beside(".reject"));
             let read = |path: &Path| std::fs::read(path).map_err(|e| Errors::one(path, "", e.to_string()));
-            let agree = type_dir.join(format!("{stem}.agree"));
-            let expected = match (out.exists(), reject.exists(), agree.exists()) {
-                (false, true, false) => Expected::Refusal(String::from_utf8_lossy(&read(&reject)?).trim().to_owned()),
-                (true, false, false) => Expected::Output(read(&out)?),
-                (false, false, true) => Expected::Agreement,
-                (false, false, false) => Expected::Output(read(input)?),
+            let marks = [&out, &reject, &beside(".agree"), &beside(".accept")].map(|path| present.contains(path));
+            let expected = match marks {
+                [false, true, false, false] => Expected::Refusal(String::from_utf8_lossy(&read(&reject)?).trim().to_owned()),
+                [true, false, false, false] => Expected::Output(read(&out)?),
+                [false, false, true, false] => Expected::Agreement,
+                [false, false, false, true] => Expected::Acceptance,
+                [false, false, false, false] => Expected::Output(read(input)?),
                 _ => {
-                    errors.push(input, "", "has more than one of .out.json, .reject and .agree: keep one");
+                    errors.push(input, "", "has more than one of .out.json, .reject, .agree and .accept: keep one");
                     continue;
                 }
             };
             let input = input.canonicalize().map_err(|e| Errors::one(input, "", e.to_string()))?;
+            if input.to_string_lossy().contains(['\t', '\n', '\r']) {
+                errors.push(&input, "", "a fixture path may not hold a tab or a line break (the harnesses read one path per line)");
+                continue;
+            }
             fixtures.push(Fixture { root: root.clone(), name: name.to_owned(), input, expected });
         }
     }
     if fixtures.is_empty() && errors.is_empty() {
-        errors.push(dir, "", "no fixtures found");
+        let why = if skipped.is_empty() { "no fixtures found".to_owned() } else { format!("no fixtures to run ({} folders skipped)", skipped.len()) };
+        errors.push(dir, "", why);
     }
-    errors.finish(fixtures)
+    errors.finish((fixtures, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixtures(names: &[&str]) -> Vec<Fixture> {
+        let fixture = |name: &&str| Fixture { root: "R".into(), name: name.to_string(), input: PathBuf::from(name), expected: Expected::Agreement };
+        names.iter().map(fixture).collect()
+    }
+
+    /// A harness that answers each line, and dies on a path holding "boom".
+    fn shell(script: &'static str) -> impl Fn() -> Result<Command, Errors> {
+        move || {
+            let mut command = Command::new("sh");
+            command.args(["-c", script]);
+            Ok(command)
+        }
+    }
+
+    const DIES_ON_BOOM: &str = r#"while IFS= read -r line; do case "$line" in *boom*) echo "died on $line" >&2; exit 3;; esac; echo '{"ok":"1","digest":"d"}'; done"#;
+
+    #[test]
+    fn a_harness_that_dies_on_one_fixture_is_restarted_after_it() {
+        let outcomes = answers(shell(DIES_ON_BOOM), &fixtures(&["a", "boom1", "b", "c", "boom2"]), "Test").unwrap();
+        assert_eq!(outcomes.len(), 5);
+        let written = Outcome::Written { output: "1".into(), digest: "d".into() };
+        assert_eq!([&outcomes[0], &outcomes[2], &outcomes[3]], [&written; 3]);
+        for (position, name) in [(1, "boom1"), (4, "boom2")] {
+            let Outcome::Crashed(why) = &outcomes[position] else { panic!("{:?}", outcomes[position]) };
+            assert!(why.contains("crashed the Test harness") && why.contains(&format!("died on R\t{name}")), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_harness_that_dies_before_any_answer_ends_the_run() {
+        let errors = answers(shell("echo 'ImportError: no module' >&2; exit 1"), &fixtures(&["a", "b"]), "Test").unwrap_err();
+        assert!(errors.to_string().contains("before its first answer:\nImportError: no module"), "{errors}");
+        // Dying on the first fixture looks the same, and is reported, not skipped.
+        let errors = answers(shell(DIES_ON_BOOM), &fixtures(&["boom", "b"]), "Test").unwrap_err();
+        assert!(errors.to_string().contains("died on R\tboom"), "{errors}");
+    }
+
+    #[test]
+    fn a_crash_meets_no_expectation() {
+        let crashed = Outcome::Crashed("crashed: KeyError".into());
+        let refused = Outcome::Refused("refused".into());
+        for expected in [Expected::Refusal(String::new()), Expected::Agreement, Expected::Acceptance] {
+            let case = Case { name: "R/a.json".into(), expected, rust: refused.clone(), python: crashed.clone() };
+            assert!(!case.passed(), "{case:?}");
+            let case = Case { rust: crashed.clone(), python: crashed.clone(), ..case };
+            assert!(!case.passed(), "{case:?}");
+        }
+        assert_eq!(parse_answer(r#"{"error":"crashed: KeyError: 'x'"}"#), Outcome::Crashed("crashed: KeyError: 'x'".into()));
+    }
+
+    #[test]
+    fn acceptance_needs_both_to_write_the_same_bytes_and_digest() {
+        let written = |output: &str, digest: &str| Outcome::Written { output: output.into(), digest: digest.into() };
+        let case = |rust, python| Case { name: "R/a.json".into(), expected: Expected::Acceptance, rust, python };
+        assert!(case(written("{}", "d"), written("{}", "d")).passed());
+        assert!(!case(written("{}", "d"), written("{ }", "d")).passed());
+        assert!(!case(written("{}", "d"), written("{}", "e")).passed());
+        assert!(!case(written("{}", "d"), Outcome::Refused("no".into())).passed());
+        assert!(!case(Outcome::Refused("no".into()), Outcome::Refused("no".into())).passed());
+    }
 }

@@ -91,6 +91,13 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     std::fs::write(cases.join("changed.out.json"), b"{}").unwrap();
     std::fs::write(cases.join("accepted.json"), &minimal).unwrap();
     std::fs::write(cases.join("accepted.reject"), b"").unwrap();
+    // .accept: any output, as long as both read it and write the same bytes.
+    let minimal_text = String::from_utf8_lossy(&minimal);
+    let unknown_key = format!("{}, \"unknown key\": [1]}}", minimal_text.trim_end().strip_suffix('}').unwrap());
+    std::fs::write(cases.join("valid.json"), &unknown_key).unwrap();
+    std::fs::write(cases.join("valid.accept"), b"").unwrap();
+    std::fs::write(cases.join("invalid.json"), b"[]").unwrap();
+    std::fs::write(cases.join("invalid.accept"), b"").unwrap();
     let fixtures_arg = fixtures.path().to_str().unwrap();
     let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
     assert!(!output.status.success());
@@ -101,10 +108,18 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
         &format!("  rust:     wrote   {minimal}\n            digest  sha256:"),
         &format!("  python:   wrote   {minimal}\n            digest  sha256:"),
         "FAIL Evidence/changed.json\n  expected: wrote   {}\n",
-        "1 passed, 2 failed",
+        "FAIL Evidence/invalid.json\n  expected: read by both, the same bytes written\n  rust:     refused ",
+        "2 passed, 3 failed",
     ] {
         assert!(report.contains(expected), "expected {expected:?} in:\n{report}");
     }
+    assert!(!report.contains("FAIL Evidence/valid.json"), "{report}");
+
+    // A folder that names no registry entry is a mistake, not a skipped folder.
+    std::fs::create_dir_all(fixtures.path().join("Evidense")).unwrap();
+    let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
+    assert!(!output.status.success());
+    assert!(text(&output).contains("Evidense: no registry entry \"Evidense\" (roots: ClsArtifact, Evidence)"), "{}", text(&output));
 }
 
 /// `concord json` and `python -m concord_runtime json`: same stdout bytes,
@@ -287,4 +302,52 @@ fn hostile_names_and_texts_cannot_inject_code() {
     let shown = String::from_utf8(check.stdout).unwrap();
     let repr = |text: &str| format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"));
     assert_eq!(shown, format!("{}\n{}\n", repr(root_doc), repr(field_doc)));
+}
+
+/// `concord survey` on a small corpus: a schema that binds, one refused, and
+/// one whose Python package does not import (a Python that refuses any
+/// package holding `class Poison`): the survey survives the combined build
+/// failing, builds each schema alone to say which, and reports.
+#[test]
+fn survey_reports_each_schema_and_survives_a_failing_build() {
+    let python = python();
+    let corpus = tempfile::tempdir().unwrap();
+    let draft = "https://json-schema.org/draft/2020-12/schema";
+    let mut manifest = String::from("short_name\tdialect\tsource_repo\tpath_in_repo\n");
+    let schemas = [
+        ("good_one", serde_json::json!({"$schema": draft, "type": "object", "properties": {"a": {"type": "string"}}})),
+        ("refused_one", serde_json::json!({"$schema": draft, "type": "object", "properties": {"a": {"type": "string", "maxLength": 2}}})),
+        ("poison", serde_json::json!({"$schema": draft, "type": "object", "properties": {"b": {"type": "integer"}}})),
+        ("old_draft", serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})),
+    ];
+    for (name, schema) in &schemas {
+        manifest.push_str(&format!("{name}\t{}\towner/repo\tschemas/{name}.json\n", schema["$schema"].as_str().unwrap()));
+        std::fs::create_dir_all(corpus.path().join("schemas")).unwrap();
+        std::fs::write(corpus.path().join(format!("schemas/{name}.schema.json")), serde_json::to_vec(schema).unwrap()).unwrap();
+        let instances = corpus.path().join("instances").join(name);
+        std::fs::create_dir_all(&instances).unwrap();
+        std::fs::write(instances.join("SOURCES.tsv"), "file\tsource\tconversion\ttarget\tvalid_per_python_jsonschema\n1.json\tsomewhere\tas published\t#\ttrue\n").unwrap();
+        std::fs::write(instances.join("1.json"), br#"{"a": "x", "b": 1, "unknown": true}"#).unwrap();
+    }
+    std::fs::write(corpus.path().join("MANIFEST.tsv"), manifest).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("survey.md");
+    let harness = workspace().join("target/concord-roundtrip");
+    let poisoned = work.path().join("python");
+    let wrapper = format!(
+        "#!/bin/sh\nfor dir in $(echo \"$PYTHONPATH\" | tr ':' ' '); do\n  if grep -rqs 'class Poison' \"$dir/concord_registry\"; then echo 'ImportError: poisoned' >&2; exit 1; fi\ndone\nexec {python:?} \"$@\"\n"
+    );
+    std::fs::write(&poisoned, wrapper).unwrap();
+    std::fs::set_permissions(&poisoned, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let args = ["survey", "--corpus", corpus.path().to_str().unwrap(), "--out", out.to_str().unwrap(), "--python", poisoned.to_str().unwrap()];
+    let output = concord(&[&args[..], &["--work-dir", work.path().to_str().unwrap(), "--harness-dir", harness.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", text(&output));
+    let table = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(table, String::from_utf8_lossy(&output.stdout));
+    assert!(table.contains("| good_one | 1 | generated |  | yes | yes | 1 / 1 |"), "{table}");
+    assert!(table.contains("| refused_one | 1 | refused | RefusedOne/schemas/refused_one.json at /properties/a/maxLength: unsupported keyword `maxLength`"), "{table}");
+    assert!(table.contains("| poison | 1 | generated |  | yes | **no** | 0 of 1 checked |"), "{table}");
+    assert!(table.contains("Combined: the combined registry did not import (Python): error: "), "{table}");
+    assert!(!table.contains("old_draft"), "only Draft 2020-12 schemas are surveyed:\n{table}");
+    assert!(table.contains("| **total** | | **2 / 3** | | **2** | **1** | **1 / 3** |"), "{table}");
 }
