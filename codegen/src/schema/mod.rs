@@ -155,7 +155,8 @@ impl Reader {
         match (root_id, plain_reference(root).and_then(|pointer| doc.targets.get(&pointer).copied())) {
             // A root that is only a `$ref` to one of its definitions (`"$ref":
             // "#/$defs/Bom"`) is that type, under the entry's name.
-            (Some(id), Some(target)) => {
+            (Some(id), Some(target)) if target != id => {
+                doc.targets.remove("");
                 self.model.types.remove(id.0);
                 let shift = |type_id: TypeId| TypeId(type_id.0 - 1);
                 for value in doc.targets.values_mut() {
@@ -171,7 +172,7 @@ impl Reader {
                 def.is_root = true;
                 self.model.modules[module].root = Some(target);
             }
-            (Some(id), None) => self.define(&mut doc, id, ""),
+            (Some(id), _) => self.define(&mut doc, id, ""),
             (None, _) => {}
         }
         // Definitions first, in their order, then the locations `$ref`s name as they are met.
