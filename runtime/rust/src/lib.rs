@@ -17,6 +17,7 @@ pub mod scan;
 pub mod strict;
 #[cfg(test)]
 mod test_suite;
+pub mod typed_id;
 pub mod value;
 mod write;
 
