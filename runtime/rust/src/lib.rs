@@ -9,6 +9,7 @@ use std::fmt;
 
 pub mod bind;
 pub mod canonical;
+pub mod check;
 pub mod float;
 pub mod number;
 pub mod pattern;

@@ -1,0 +1,61 @@
+"""Validators that generated models attach where a type cannot express a JSON
+Schema assertion (``Annotated[float, AfterValidator(multiple_of("0.5"))]``).
+
+Each runs the Rust runtime's check (``concord_runtime::check``, through the
+compiled core) and refuses with its message, which names the keyword and never
+repeats the refused value; the error pydantic reports carries that message
+unchanged (``PydanticCustomError``, whose type is the keyword), so a refusal
+reads the same in both languages. Values are JSON values: the items of a list
+and a ``const``/``enum`` operand are compared under JSON Schema equality
+(``1 == 1.0``, ``True != 1``, objects whatever their key order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from concord_runtime import _core
+from pydantic_core import PydanticCustomError
+
+Number = TypeVar("Number", int, float)
+Items = TypeVar("Items", bound=Sequence[Any])
+Value = TypeVar("Value")
+
+
+def _validator(keyword: str, check: Callable[[Any], None]) -> Callable[[Value], Value]:
+    """A pydantic validator running `check`, its ValueError shown as it is (no context: braces too)."""
+
+    def validate(value: Value) -> Value:
+        try:
+            check(value)
+        except ValueError as error:
+            raise PydanticCustomError(keyword, str(error)) from None
+        return value
+
+    return validate
+
+
+def multiple_of(divisor: str) -> Callable[[Number], Number]:
+    """``multipleOf``: exact on the value's shortest decimal (``0.3`` is a multiple of ``0.1``)."""
+    return _validator("multipleOf", _core.Divisor(divisor).check)
+
+
+def unique_items(items: Items) -> Items:
+    """``uniqueItems: true``."""
+    return _validator("uniqueItems", _core.check_unique_items)(items)
+
+
+def typed_id(prefix: str) -> Callable[[str], str]:
+    """``"x-typed-id": prefix``: ``<prefix>_<lowercase canonical UUIDv7>``."""
+    return _validator("x-typed-id", lambda value: _core.check_typed_id(value, prefix))
+
+
+def const_value(json_text: str) -> Callable[[Value], Value]:
+    """``const`` of any JSON value, given as JSON text."""
+    return _validator("const", _core.Constant(json_text).check)
+
+
+def one_of_values(json_text: str) -> Callable[[Value], Value]:
+    """``enum`` of any JSON values, given as the JSON text of the array."""
+    return _validator("enum", _core.Choices(json_text).check)
