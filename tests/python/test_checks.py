@@ -124,3 +124,46 @@ def test_the_suite_multiple_of_groups() -> None:
             except ValueError:
                 verdict = False
             assert verdict == test["valid"], (group["description"], data)
+
+
+@pytest.mark.parametrize(
+    "name", ["not.json", "if-then-else.json", "contains.json", "dependentSchemas.json", "propertyNames.json"]
+)
+def test_the_suite_through_the_core_assertion(name: str) -> None:
+    # The same groups runtime/rust/src/assertion/tests.rs runs through concord_runtime::assertion.
+    checked = 0
+    for group in suite(name):
+        assertion = _core.Assertion(json.dumps(group["schema"]), "")
+        for test in group["tests"]:
+            assert (assertion.failure(test["data"]) is None) == test["valid"], (name, group["description"], test)
+            checked += 1
+    assert checked > 10
+
+
+DOCUMENT = json.dumps({"$defs": {"Short": {"maxLength": 2}, "NotShort": {"not": {"$ref": "#/$defs/Short"}}}})
+
+
+class Asserted(pydantic.BaseModel):
+    name: Annotated[Any, pydantic.BeforeValidator(checks.assertion(DOCUMENT, "/$defs/NotShort"))] = "abc"
+    nested: Annotated[Any, pydantic.BeforeValidator(checks.assertion(DOCUMENT, "/$defs/Short"))] = None
+
+
+def test_an_assertion_on_a_model_field() -> None:
+    assert Asserted.model_validate({"name": "abcd", "nested": 12345}).name == "abcd"
+    with pytest.raises(pydantic.ValidationError) as caught:
+        Asserted.model_validate({"name": "a-secret"[:2]})
+    error = caught.value.errors()[0]
+    assert (error["type"], error["msg"]) == ("assertion", "fails not (schema /$defs/NotShort/not)"), error
+    short = _core.Assertion(DOCUMENT, "/$defs/Short")
+    assert short.failure("a-secret") == ("", "fails maxLength (schema /$defs/Short/maxLength)")
+    deep = _core.Assertion(json.dumps({"items": {"maxLength": 1}}), "")
+    pointer, message = deep.failure(["a", "secret"]) or ("", "")
+    assert pointer == "/1" and "maxLength" in message and "secret" not in message
+    with pytest.raises(ValueError, match=r"\(at /1\)$"):
+        deep.check(["a", "secret"])
+    with pytest.raises(ValueError, match="no subschema"):
+        _core.Assertion(DOCUMENT, "/$defs/Missing")
+    with pytest.raises(ValueError, match="does not fetch"):
+        _core.Assertion(json.dumps({"$ref": "https://example.com/remote.json"}), "")
+    with pytest.raises(ValueError, match="beyond 64 bits"):
+        deep.check([2**64])

@@ -122,6 +122,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Divisor>()?;
     module.add_class::<Constant>()?;
     module.add_class::<Choices>()?;
+    module.add_class::<Assertion>()?;
     module.add_function(wrap_pyfunction!(multiple_of, module)?)?;
     module.add_function(wrap_pyfunction!(first_duplicate, module)?)?;
     module.add_function(wrap_pyfunction!(json_equal, module)?)?;
@@ -129,4 +130,29 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check_unique_items, module)?)?;
     module.add_function(wrap_pyfunction!(check_typed_id, module)?)?;
     Ok(())
+}
+
+/// An assertion the types cannot express: `Assertion(document, pointer)`,
+/// the subschema at `pointer` of the schema document's text, built at once.
+#[pyclass(frozen)]
+pub struct Assertion(concord_runtime::jsonschema::Validator);
+
+#[pymethods]
+impl Assertion {
+    #[new]
+    fn new(document: &str, pointer: &str) -> PyResult<Self> {
+        concord_runtime::assertion::build(document, pointer).map(Assertion).map_err(PyValueError::new_err)
+    }
+
+    /// `None`, or the failure as `(pointer, message)`.
+    fn failure(&self, value: &Bound<'_, PyAny>) -> PyResult<Option<(String, String)>> {
+        let value = to_value(value)?;
+        Ok(concord_runtime::assertion::check_with(&self.0, &value).err().map(|failure| (failure.pointer, failure.message)))
+    }
+
+    /// Raises `ValueError` with the failure's text (`Failure`'s Display in Rust).
+    fn check(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let value = to_value(value)?;
+        concord_runtime::assertion::check_with(&self.0, &value).map_err(|failure| PyValueError::new_err(failure.to_string()))
+    }
 }

@@ -59,3 +59,9 @@ def const_value(json_text: str) -> Callable[[Value], Value]:
 def one_of_values(json_text: str) -> Callable[[Value], Value]:
     """``enum`` of any JSON values, given as the JSON text of the array."""
     return _validator("enum", _core.Choices(json_text).check)
+
+
+def assertion(document: str, pointer: str) -> Callable[[Value], Value]:
+    """The subschema at JSON ``pointer`` of the schema ``document`` (its whole text), enforced
+    by the Rust runtime's ``Assertion`` on the JSON value (use it as a ``BeforeValidator``)."""
+    return _validator("assertion", _core.Assertion(document, pointer).check)

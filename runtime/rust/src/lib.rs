@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+pub mod assertion;
 pub mod bind;
 pub mod canonical;
 pub mod check;
@@ -117,6 +118,7 @@ mod tests {
 }
 
 pub use indexmap::IndexMap;
+pub use jsonschema;
 pub use serde;
 pub use serde_json;
 pub use serde_json::Value;
