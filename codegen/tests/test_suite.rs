@@ -10,8 +10,7 @@
 //! --test test_suite` (the count is quoted in docs/proof.md).
 //!
 //! The suite is read from `$CONCORD_TEST_SUITE`, else
-//! `../shared/vectors/json-schema-test-suite/tests/draft2020-12` beside the
-//! workspace.
+//! `tests/vectors/json-schema-test-suite` (copied from the suite, MIT, see its LICENSE).
 
 mod common;
 

@@ -8,6 +8,8 @@
 //! (`concord_runtime.strict.JsonError`, `concord_runtime.canonical.CanonicalError`,
 //! `concord_runtime.RecordError`), with the same fields and messages.
 
+mod checks;
+mod json_value;
 mod write;
 
 use concord_runtime::canonical::{self, CanonicalError};
@@ -128,6 +130,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(write_record, module)?)?;
     module.add_function(wrap_pyfunction!(format_float, module)?)?;
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
+    checks::register(module)?;
     Ok(())
 }
 

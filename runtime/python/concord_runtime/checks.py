@@ -1,64 +1,78 @@
-"""Assertions the generated models make beside pydantic's own constraints, with
-the rule and the message of the Rust runtime's ``concord_runtime::checks``.
-Messages never repeat the refused value: records may hold private data."""
+"""Validators that generated models attach where a type cannot express a JSON
+Schema assertion (``Annotated[float, AfterValidator(multiple_of("0.5"))]``).
 
-from collections.abc import Callable, Hashable
-from fractions import Fraction
-from typing import Any
+Each runs the Rust runtime's check (``concord_runtime::checks``, through the
+compiled core) and refuses with its message, which names the keyword and never
+repeats the refused value; the error pydantic reports carries that message
+unchanged (``PydanticCustomError``, whose type is the keyword), so a refusal
+reads the same in both languages. Values are JSON values: the items of a list
+and a ``const``/``enum`` operand are compared under JSON Schema equality
+(``1 == 1.0``, ``True != 1``, objects whatever their key order).
+"""
 
-import pydantic
+from __future__ import annotations
 
-__all__ = ["multiple_of", "properties", "unique_items"]
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from concord_runtime import _core
+from pydantic_core import PydanticCustomError
+
+Number = TypeVar("Number", int, float)
+Items = TypeVar("Items", bound=Sequence[Any])
+Value = TypeVar("Value")
 
 
-def multiple_of(divisor: str) -> Callable[[float], float]:
-    """``multipleOf`` on a number, exactly: the float's shortest decimal form (``repr``,
-    the digits Rust's writer gives too) divided by the schema's decimal text."""
-    exact = Fraction(divisor)
+def _validator(keyword: str, check: Callable[[Any], None]) -> Callable[[Value], Value]:
+    """A pydantic validator running `check`, its ValueError shown as it is (no context: braces too)."""
 
-    def check(value: float) -> float:
-        if (Fraction(repr(value)) / exact).denominator != 1:
-            raise ValueError(f"number not a multiple of {divisor}")
+    def validate(value: Value) -> Value:
+        try:
+            check(value)
+        except ValueError as error:
+            raise PydanticCustomError(keyword, str(error)) from None
         return value
 
-    return check
+    return validate
 
 
-def _key(value: Any) -> Hashable:
-    """A key equal for values JSON Schema calls equal: ``1`` and ``1.0`` alike,
-    ``true`` and ``1`` not, objects whatever their key order."""
-    if isinstance(value, pydantic.BaseModel):
-        value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, bool):
-        return ("boolean", value)
-    if isinstance(value, int | float):
-        return ("number", value)
-    if isinstance(value, str):
-        return ("string", value)
-    if value is None:
-        return ("null",)
-    if isinstance(value, list | tuple):
-        return ("array", tuple(_key(item) for item in value))
-    if isinstance(value, dict):
-        return ("object", frozenset((key, _key(item)) for key, item in value.items()))
-    return ("other", repr(value))
+def multiple_of(divisor: str) -> Callable[[Number], Number]:
+    """``multipleOf``: exact on the value's shortest decimal (``0.3`` is a multiple of ``0.1``)."""
+    return _validator("multipleOf", _core.Divisor(divisor).check)
 
 
-def unique_items(value: list[Any]) -> list[Any]:
-    """``uniqueItems``: no two items equal as JSON values."""
-    seen: dict[Hashable, int] = {}
-    for index, item in enumerate(value):
-        first = seen.setdefault(_key(item), index)
-        if first != index:
-            raise ValueError(f"array items {first} and {index} are equal")
-    return value
+def unique_items(items: Items) -> Items:
+    """``uniqueItems: true``."""
+    return _validator("uniqueItems", _core.check_unique_items)(items)
+
+
+def typed_id(prefix: str) -> Callable[[str], str]:
+    """``"x-typed-id": prefix``: ``<prefix>_<lowercase canonical UUIDv7>``."""
+    return _validator("x-typed-id", lambda value: _core.check_typed_id(value, prefix))
+
+
+def const_value(json_text: str) -> Callable[[Value], Value]:
+    """``const`` of any JSON value, given as JSON text."""
+    return _validator("const", _core.Constant(json_text).check)
+
+
+def one_of_values(json_text: str) -> Callable[[Value], Value]:
+    """``enum`` of any JSON values, given as the JSON text of the array."""
+    return _validator("enum", _core.Choices(json_text).check)
+
+
+def assertion(document: str, pointer: str) -> Callable[[Value], Value]:
+    """The subschema at JSON ``pointer`` of the schema ``document`` (its whole text), enforced
+    by the Rust runtime's ``Assertion`` on the JSON value (use it as a ``BeforeValidator``)."""
+    return _validator("assertion", _core.Assertion(document, pointer).check)
 
 
 def properties(data: Any, minimum: int | None, maximum: int | None) -> Any:
-    """``minProperties``/``maxProperties`` of an object type, counting every key read."""
+    """``minProperties``/``maxProperties`` of an object type, counting every key read
+    (dropped ones too): a ``model_validator(mode="before")``, which sees the input."""
     if isinstance(data, dict):
         if minimum is not None and len(data) < minimum:
-            raise ValueError(f"object with fewer than {minimum} properties")
+            raise PydanticCustomError("minProperties", f"object with fewer than {minimum} properties")
         if maximum is not None and len(data) > maximum:
-            raise ValueError(f"object with more than {maximum} properties")
+            raise PydanticCustomError("maxProperties", f"object with more than {maximum} properties")
     return data

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+#[cfg(feature = "assertion")]
+pub mod assertion;
 pub mod bind;
 pub mod canonical;
 pub mod checks;
@@ -18,6 +20,7 @@ pub mod scan;
 pub mod strict;
 #[cfg(test)]
 mod test_suite;
+pub mod typed_id;
 pub mod value;
 mod write;
 
@@ -116,6 +119,8 @@ mod tests {
 }
 
 pub use indexmap::IndexMap;
+#[cfg(feature = "assertion")]
+pub use jsonschema;
 pub use serde;
 pub use serde_json;
 pub use serde_json::Value;

@@ -71,22 +71,72 @@ pub fn multiple_of(value: f64, divisor: &Divisor) -> bool {
     }
 }
 
+/// Whether the integer `value` is a multiple of `divisor` (p/q in lowest terms: of p).
+pub fn integer_multiple_of(value: i64, divisor: &Divisor) -> bool {
+    match divisor.numerator() {
+        Some(p) => value.unsigned_abs() % p == 0,
+        None => value == 0,
+    }
+}
+
 /// For an `integer` type: `multipleOf` p/q (in lowest terms) holds exactly for
 /// the multiples of `p`; `None` when p is 1 (every integer is one).
 pub fn integer_divisor(text: &str) -> Result<Option<u64>, String> {
-    let divisor = parse_divisor(text)?;
-    let p = if divisor.exponent >= 0 {
-        10u64.checked_pow(divisor.exponent as u32).and_then(|scale| scale.checked_mul(divisor.digits))
-    } else {
-        // digits / 10^k in lowest terms: take out of digits the 2s and 5s that 10^k cancels.
-        let k = divisor.exponent.unsigned_abs();
-        let (twos, fives, other) = factor_2_5(divisor.digits);
-        Some(other * 2u64.pow(twos.saturating_sub(k)) * 5u64.pow(fives.saturating_sub(k)))
-    };
-    match p {
+    match parse_divisor(text)?.numerator() {
         Some(1) => Ok(None),
         Some(p) => Ok(Some(p)),
         None => Err(format!("multipleOf {text}: beyond 2^64 (only 0 is a multiple)")),
+    }
+}
+
+impl Divisor {
+    /// `digits × 10^exponent`, for a `static` in generated code (the parts of a [`parse_divisor`]).
+    pub const fn from_parts(mut digits: u64, mut exponent: i32) -> Divisor {
+        assert!(digits > 0, "a divisor is positive");
+        while digits % 10 == 0 {
+            digits /= 10;
+            exponent += 1;
+        }
+        Divisor { digits, exponent }
+    }
+
+    pub fn digits(&self) -> u64 {
+        self.digits
+    }
+
+    pub fn exponent(&self) -> i32 {
+        self.exponent
+    }
+
+    /// p of p/q in lowest terms, or `None` beyond u64.
+    fn numerator(&self) -> Option<u64> {
+        if self.exponent >= 0 {
+            10u64.checked_pow(self.exponent as u32).and_then(|scale| scale.checked_mul(self.digits))
+        } else {
+            // digits / 10^k in lowest terms: take out of digits the 2s and 5s that 10^k cancels.
+            let k = self.exponent.unsigned_abs();
+            let (twos, fives, other) = factor_2_5(self.digits);
+            Some(other * 2u64.pow(twos.saturating_sub(k)) * 5u64.pow(fives.saturating_sub(k)))
+        }
+    }
+}
+
+/// The divisor as decimal text: `1.5`, `0.0001`, `300`, `1e-40`.
+impl std::fmt::Display for Divisor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = self.digits.to_string();
+        match self.exponent {
+            0..=20 => write!(f, "{digits}{}", "0".repeat(self.exponent as usize)),
+            -30..0 => {
+                let point = digits.len() as i32 + self.exponent;
+                if point > 0 {
+                    write!(f, "{}.{}", &digits[..point as usize], &digits[point as usize..])
+                } else {
+                    write!(f, "0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+                }
+            }
+            exponent => write!(f, "{digits}e{exponent}"),
+        }
     }
 }
 

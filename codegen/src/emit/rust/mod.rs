@@ -540,12 +540,26 @@ fn check_call(check: &Check, value: &TokenStream) -> TokenStream {
             }
         },
         Check::IntegerRange { min, max } => quote! { ::concord_runtime::checks::integer_range(*#value, #min, #max)?; },
-        Check::IntegerMultipleOf(divisor) => quote! { ::concord_runtime::checks::integer_multiple_of(*#value, #divisor)?; },
+        Check::IntegerMultipleOf(divisor) => quote! {
+            {
+                static DIVISOR: ::concord_runtime::number::Divisor = ::concord_runtime::number::Divisor::from_parts(#divisor, 0);
+                ::concord_runtime::checks::integer_multiple_of(*#value, &DIVISOR)?;
+            }
+        },
         Check::NumberRange { minimum, exclusive_minimum, maximum, exclusive_maximum } => {
             let bounds = [minimum, exclusive_minimum, maximum, exclusive_maximum].map(float);
             quote! { ::concord_runtime::checks::number_range(*#value, [#(#bounds),*])?; }
         }
-        Check::NumberMultipleOf(divisor) => quote! { ::concord_runtime::checks::number_multiple_of(*#value, #divisor)?; },
+        Check::NumberMultipleOf(divisor) => {
+            let parsed = concord_runtime::number::parse_divisor(divisor).expect("the reader parsed this divisor");
+            let (digits, exponent) = (parsed.digits(), parsed.exponent());
+            quote! {
+                {
+                    static DIVISOR: ::concord_runtime::number::Divisor = ::concord_runtime::number::Divisor::from_parts(#digits, #exponent);
+                    ::concord_runtime::checks::multiple_of(*#value, &DIVISOR)?;
+                }
+            }
+        }
         Check::Items { min, max } => {
             let (min, max) = (option(min), option(max));
             quote! { ::concord_runtime::checks::items(#value.len(), #min, #max)?; }

@@ -1,4 +1,4 @@
-use super::{integer_divisor, multiple_of, parse_divisor};
+use super::{integer_divisor, integer_multiple_of, multiple_of, parse_divisor, Divisor};
 
 fn is_multiple(value: f64, divisor: &str) -> bool {
     multiple_of(value, &parse_divisor(divisor).unwrap())
@@ -113,4 +113,24 @@ fn the_test_suite_agrees() {
         }
     }
     assert!(checked == 0 || checked >= 10, "{checked}");
+}
+
+#[test]
+fn integers_are_multiples_of_the_numerator() {
+    let divisor = parse_divisor("1.5").unwrap();
+    assert!(integer_multiple_of(9, &divisor) && integer_multiple_of(-3, &divisor) && integer_multiple_of(0, &divisor));
+    assert!(!integer_multiple_of(4, &divisor));
+    assert!(integer_multiple_of(i64::MAX, &parse_divisor("1e-8").unwrap()));
+    let huge = parse_divisor("1e30").unwrap();
+    assert!(integer_multiple_of(0, &huge) && !integer_multiple_of(i64::MIN, &huge));
+}
+
+#[test]
+fn divisors_are_shown_as_decimals_and_built_from_parts() {
+    for (text, shown) in [("1.5", "1.5"), ("0.0001", "0.0001"), ("3e2", "300"), ("1e-40", "1e-40"), ("1e30", "1e30"), ("12.50", "12.5"), ("0.012", "0.012")] {
+        let divisor = parse_divisor(text).unwrap();
+        assert_eq!(divisor.to_string(), shown);
+        assert_eq!(Divisor::from_parts(divisor.digits() * 100, divisor.exponent() - 2), divisor);
+        assert_eq!(parse_divisor(shown), Ok(divisor));
+    }
 }
