@@ -26,6 +26,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
                 let variants = values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
+            TypeKind::Union(_) => {}
             TypeKind::Alias(_) => {
                 if self_containing[id.0] {
                     errors.push(

@@ -73,6 +73,42 @@ pub enum TypeKind {
     /// Another name for a shape (a `$defs` entry that is not an object with
     /// properties, e.g. a typed map or a string).
     Alias(Shape),
+    /// `oneOf`/`anyOf` (or a `type` list): one of several branches, chosen
+    /// the same way in both languages (see [`Choice`]).
+    Union(Union),
+}
+
+#[derive(Clone, Debug)]
+pub struct Union {
+    pub branches: Vec<Branch>,
+    pub choice: Choice,
+}
+
+#[derive(Clone, Debug)]
+pub struct Branch {
+    /// PascalCase name of the branch (its tag, or its JSON type).
+    pub word: String,
+    pub shape: Shape,
+    /// The tag value that selects it ([`Choice::Tag`]) or its JSON type
+    /// ([`Choice::JsonType`]): `string`, `integer`, `number`, `boolean`,
+    /// `null`, `array` or `object`.
+    pub key: String,
+}
+
+/// How a union picks its branch: never by trying branches in turn, which
+/// serde and pydantic would each do their own way.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// Not decided yet: the reader's output, before `lower` looks at the
+    /// branches' types.
+    Undecided { exclusive: bool },
+    /// Each branch is an object type that requires this property with its
+    /// own constant string: the value of that property picks, wherever it
+    /// stands in the object.
+    Tag(String),
+    /// The branches have distinct JSON types: the value's type picks (an
+    /// integer goes to the `number` branch when there is no `integer` one).
+    JsonType,
 }
 
 #[derive(Clone, Debug)]
@@ -177,6 +213,7 @@ impl Shape {
                 Shape::Checked(inner, _) => shape = inner,
                 Shape::Named(id) => match &model.get(*id).kind {
                     TypeKind::Alias(aliased) => shape = aliased,
+                    TypeKind::Union(union) => return union.branches.iter().any(|branch| branch.key == "null"),
                     TypeKind::Struct(_) | TypeKind::Enum(_) => return false,
                 },
                 _ => return false,
@@ -210,6 +247,7 @@ impl Model {
                 body.fields.iter().filter_map(|field| field.shape.named()).chain(typed).collect()
             }
             TypeKind::Alias(shape) => shape.named().into_iter().collect(),
+            TypeKind::Union(union) => union.branches.iter().filter_map(|branch| branch.shape.named()).collect(),
             TypeKind::Enum(_) => vec![],
         }
     }

@@ -223,7 +223,8 @@ fn duplicate_keys_are_refused() {
 #[test]
 fn shapes_the_languages_cannot_share_are_refused() {
     let mut schema = object(json!({
-        "either": {"type": ["string", "integer"]},
+        "either": {"oneOf": [{"type": "object", "properties": {"a": {}}}, {"type": "object", "properties": {"b": {}}}]},
+        "junk": {"type": ["string", 5]},
         "level": {"type": "integer", "enum": [1, 2]}
     }));
     schema["required"] = json!(["missing"]);
@@ -231,7 +232,8 @@ fn shapes_the_languages_cannot_share_are_refused() {
     assert_has(
         &registry.errors(),
         &[
-            "at /properties/either/type: unsupported type union",
+            "at /properties/either: this `oneOf` cannot be bound: concord binds a union whose branches are object types that each require one property with its own constant string (a tag), or whose branches have distinct JSON types",
+            "at /properties/junk/type: unknown type 5",
             "at /properties/level/type: `enum` and `const` are supported for strings only",
             "at /required/0: required property \"missing\" is not declared in `properties`",
         ],

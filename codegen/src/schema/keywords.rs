@@ -61,14 +61,14 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("then", "applicator", Refused("not enforced yet")),
     keyword("else", "applicator", Refused("not enforced yet")),
     keyword("allOf", "applicator", Refused("not bound yet")),
-    keyword("anyOf", "applicator", Refused("not bound yet")),
-    keyword("oneOf", "applicator", Refused("not bound yet")),
+    keyword("anyOf", "applicator", Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise refused")),
+    keyword("oneOf", "applicator", Bound("as `anyOf`; such branches exclude each other, so exactly one matches")),
     keyword("not", "applicator", Refused("not enforced yet")),
     // unevaluated
     keyword("unevaluatedProperties", "unevaluated", Bound("`false`: a closed type, like `additionalProperties: false`")),
     keyword("unevaluatedItems", "unevaluated", Refused("not bound yet")),
     // validation
-    keyword("type", "validation", Bound("the value's type; `[X, \"null\"]` is nullable")),
+    keyword("type", "validation", Bound("the value's type; `[X, \"null\"]` is nullable; several types are a union by JSON type")),
     keyword("enum", "validation", Bound("string values: an enum type")),
     keyword("const", "validation", Bound("a string: a one-value enum type")),
     keyword("required", "validation", Bound("required fields; the others are optional")),

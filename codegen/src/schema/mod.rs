@@ -10,14 +10,16 @@
 //! at the end is refused, so a keyword cannot be dropped by omission.
 
 mod array;
+mod compose;
 mod enums;
 pub mod keywords;
+pub mod lower;
 mod object;
 mod reference;
 mod scalar;
 
 use crate::error::{pointer_push, Errors};
-use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind};
+use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind, Union};
 use crate::names;
 use crate::registry::{Registry, SchemaFile};
 use keywords::Role;
@@ -35,6 +37,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
     for schema in &registry.schemas {
         reader.file(schema);
     }
+    lower::unions(&mut reader.model, &mut reader.errors);
     reader.errors.finish(reader.model)
 }
 
@@ -64,6 +67,8 @@ enum Read {
     Shape(Shape),
     /// `type: [X, "null"]`.
     Nullable(Box<Read>),
+    /// `oneOf`/`anyOf` or a `type` list, its choice decided by `lower`.
+    Union(Union),
 }
 
 /// One schema object, and which of its keywords a family has read.
@@ -193,6 +198,7 @@ impl Reader {
         let kind = match self.read(doc, schema, pointer, &name, is_root) {
             Some(Read::Struct(body)) => TypeKind::Struct(body),
             Some(Read::Enum(values)) => TypeKind::Enum(values),
+            Some(Read::Union(union)) => TypeKind::Union(union),
             Some(Read::Shape(shape)) => TypeKind::Alias(shape),
             Some(Read::Nullable(inner)) => match *inner {
                 Read::Shape(shape) => TypeKind::Alias(Shape::Nullable(Box::new(shape))),
@@ -203,6 +209,7 @@ impl Reader {
                     self.model.types[inner_id.0].kind = match inner {
                         Read::Struct(body) => TypeKind::Struct(body),
                         Read::Enum(values) => TypeKind::Enum(values),
+                        Read::Union(union) => TypeKind::Union(union),
                         _ => unreachable!("read nests Nullable once"),
                     };
                     TypeKind::Alias(Shape::Nullable(Box::new(Shape::Named(inner_id))))
@@ -233,6 +240,7 @@ impl Reader {
         let named = |reader: &mut Reader, read| match read {
             Read::Struct(body) => reader.named(doc, schema, pointer, hint, TypeKind::Struct(body)),
             Read::Enum(values) => reader.named(doc, schema, pointer, hint, TypeKind::Enum(values)),
+            Read::Union(union) => reader.named(doc, schema, pointer, hint, TypeKind::Union(union)),
             Read::Shape(shape) => shape,
             Read::Nullable(_) => unreachable!("read nests Nullable once"),
         };
@@ -272,6 +280,10 @@ impl Reader {
 
         let read = if schema.has("$ref") {
             self.reference(doc, &schema).map(Read::Shape)
+        } else if schema.has("oneOf") || schema.has("anyOf") {
+            self.union(doc, &schema, hint)
+        } else if schema.object.get("type").is_some_and(compose::several_types) {
+            self.type_list(doc, &schema, hint)
         } else {
             self.typed(doc, &schema, hint)
         };

@@ -12,10 +12,21 @@ except ImportError as error:  # a broken install, named plainly
         "concord_runtime's compiled core (concord_runtime._core) is missing: install the package with "
         "`pip install ./runtime/python` (needs cargo), or run scripts/test, which builds it in place"
     ) from error
-from concord_runtime import checks
+from concord_runtime import checks, unions
 from concord_runtime._json import RecordError, dumps
 from concord_runtime._model import Int64, Model, NotNull, RootModel
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.strict import JsonError
 
-__all__ = ["CanonicalError", "Int64", "JsonError", "Model", "NotNull", "RecordError", "RootModel", "checks", "dumps"]
+__all__ = [
+    "CanonicalError",
+    "Int64",
+    "JsonError",
+    "Model",
+    "NotNull",
+    "RecordError",
+    "RootModel",
+    "checks",
+    "dumps",
+    "unions",
+]

@@ -52,7 +52,8 @@ NotNull = Annotated[T | None, _RefuseNull()]
 
 
 def _pointer(location: tuple[int | str, ...]) -> str:
-    return "".join("/" + pointer_token(part) for part in location)
+    # A union's branch tag (concord_runtime.unions.MARK) is pydantic's, not the record's.
+    return "".join("/" + pointer_token(part) for part in location if not str(part).startswith("\x01"))
 
 
 def _record_error(error: pydantic.ValidationError) -> RecordError:

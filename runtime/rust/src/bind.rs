@@ -321,3 +321,57 @@ pub fn each<T>(items: &[T], mut check: impl FnMut(&T) -> Result<(), Failure>) ->
 pub fn each_value<T>(map: &IndexMap<String, T>, mut check: impl FnMut(&T) -> Result<(), Failure>) -> Result<(), Failure> {
     map.iter().try_for_each(|(key, value)| check(value).map_err(|failure| failure.at_key(key)))
 }
+
+/// A union's value, read whole: the branch is chosen by looking at it.
+pub fn raw<'de, D: Deserializer<'de>>(deserializer: D) -> Result<serde_json::Value, D::Error> {
+    serde_json::Value::deserialize(deserializer)
+}
+
+/// The branch a tagged union's value names: the position in `tags` of its
+/// `property`'s string.
+pub fn tag<E: de::Error>(value: &serde_json::Value, property: &str, tags: &[&str]) -> Result<usize, E> {
+    let serde_json::Value::Object(object) = value else {
+        return Err(Failure::new(format!("expected an object with the tag `{property}`")).into_error());
+    };
+    match object.get(property) {
+        None => Err(Failure::new(format!("missing the tag `{property}`")).into_error()),
+        Some(serde_json::Value::String(tag)) if tags.contains(&tag.as_str()) => Ok(tags.iter().position(|t| t == tag).unwrap_or_default()),
+        Some(_) => Err(Failure::new(format!("the tag `{property}` is not one of {}", quoted(tags))).into_error()),
+    }
+}
+
+/// The branch of a union by JSON type: the position of the value's type in
+/// `types` (an integer goes to `number` when there is no `integer`).
+pub fn json_type<E: de::Error>(value: &serde_json::Value, types: &[&str]) -> Result<usize, E> {
+    use serde_json::Value;
+    let name = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(number) if number.is_f64() => "number",
+        Value::Number(_) if types.contains(&"integer") => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    types.iter().position(|t| *t == name).ok_or_else(|| Failure::new(format!("expected one of the types {}", quoted(types))).into_error())
+}
+
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// Reads a union's chosen branch from its value, refusals pointing inside it.
+pub fn branch<T: de::DeserializeOwned, E: de::Error>(value: serde_json::Value) -> Result<T, E> {
+    serde_path_to_error::deserialize(value).map_err(|error| match crate::Error::from_path(error) {
+        crate::Error::Schema { pointer, message } => Failure { pointer, message }.into_error(),
+        other => Failure::new(other.to_string()).into_error(),
+    })
+}
+
+/// [`branch`] for a branch with assertions.
+pub fn branch_checked<T: de::DeserializeOwned, E: de::Error>(value: serde_json::Value, check: fn(&T) -> Result<(), Failure>) -> Result<T, E> {
+    let branch = branch(value)?;
+    check(&branch).map_err(Failure::into_error)?;
+    Ok(branch)
+}

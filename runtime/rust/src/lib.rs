@@ -204,17 +204,16 @@ pub enum Error {
 }
 
 impl Error {
-    fn from_path(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
+    pub(crate) fn from_path(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
         let mut pointer = pointer(error.path());
         let mut message = error.into_inner().to_string();
         // An assertion's failure carries where below the checked value it is.
         if let Some((relative, why)) = message.strip_prefix(bind::FAILURE_MARK).and_then(|rest| rest.split_once(bind::FAILURE_MARK)) {
             pointer.push_str(relative);
             message = why.to_owned();
-        }
-        // serde reports a missing field at the object that lacks it; point at
-        // the field itself, as pydantic does, so both languages agree.
-        if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
+        } else if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
+            // serde reports a missing field at the object that lacks it; point at
+            // the field itself, as pydantic does, so both languages agree.
             pointer.push('/');
             pointer.push_str(&escape_pointer_token(field));
         }

@@ -3,7 +3,7 @@
 
 pub mod ident;
 
-use crate::model::{self, Check, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{self, Check, Choice, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use std::fmt::Write as _;
 
 /// The package's files: (path inside the package folder, contents): a
@@ -112,7 +112,10 @@ fn escape_text(text: &str) -> String {
 fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
     let def = model.get(id);
     match &def.kind {
-        TypeKind::Enum(_) | TypeKind::Alias(_) if def.is_root => root_class(model, id, def, pending),
+        TypeKind::Enum(_) | TypeKind::Alias(_) | TypeKind::Union(_) if def.is_root => root_class(model, id, def, pending),
+        TypeKind::Union(body) => {
+            format!("{}: typing.TypeAlias = {}\n", class_name(model, id), union_type(model, body, pending)) + &docstring(&def.doc, "")
+        }
         TypeKind::Enum(values) => {
             let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
             let head = format!("{} = typing.Literal[", class_name(model, id));
@@ -135,6 +138,7 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> S
             format!("typing.Literal[{}]", values.join(", "))
         }
         TypeKind::Alias(shape) => quoted_if(python_type(model, shape), shape, pending),
+        TypeKind::Union(body) => union_type(model, body, pending),
         TypeKind::Struct(_) => unreachable!("object roots are models"),
     };
     let mut out = format!("class {}(concord_runtime.RootModel[{inner}]):\n", class_name(model, id));
@@ -147,11 +151,37 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> S
     out
 }
 
+/// A union as pydantic's tagged union: a callable discriminator from the
+/// runtime reads the tag (or the JSON type) as the Rust bindings do, and
+/// each branch carries its key as a `pydantic.Tag`, marked so that the
+/// runtime leaves it out of a refusal's JSON pointer.
+fn union_type(model: &Model, body: &Union, pending: &[TypeId]) -> String {
+    let branches: Vec<String> = body
+        .branches
+        .iter()
+        .map(|branch| {
+            let ty = quoted_if(python_type(model, &branch.shape), &branch.shape, pending);
+            format!("typing.Annotated[{ty}, pydantic.Tag({})]", string_literal(&format!("{TAG_MARK}{}", branch.key)))
+        })
+        .collect();
+    let keys: Vec<String> = body.branches.iter().map(|branch| string_literal(&branch.key)).collect();
+    let keys = if keys.len() == 1 { format!("{},", keys[0]) } else { keys.join(", ") };
+    let discriminator = match &body.choice {
+        Choice::Tag(property) => format!("concord_runtime.unions.tag({}, ({keys}))", string_literal(property)),
+        Choice::JsonType => format!("concord_runtime.unions.json_type(({keys}))"),
+        Choice::Undecided { .. } => unreachable!("lower decides every union"),
+    };
+    format!("typing.Annotated[typing.Union[{}], pydantic.Discriminator({discriminator})]", branches.join(", "))
+}
+
+/// What marks a branch's `pydantic.Tag` (`concord_runtime.unions.MARK`).
+const TAG_MARK: &str = "\u{1}";
+
 /// Each alias's position in an order where every alias comes after the
 /// aliases it names (aliases never form a cycle on their own: see `check`).
 fn alias_ranks(model: &Model) -> Vec<usize> {
     let aliased = |id: TypeId| match &model.get(id).kind {
-        TypeKind::Alias(shape) => shape.named().into_iter().collect(),
+        TypeKind::Alias(_) | TypeKind::Union(_) => model.references(id),
         _ => vec![],
     };
     let mut rank = vec![0; model.types.len()];

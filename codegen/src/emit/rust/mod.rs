@@ -4,7 +4,7 @@
 
 pub mod ident;
 
-use crate::model::{Check, EnumValue, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{Check, Choice, EnumValue, Model, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -184,6 +184,7 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
             let enumeration = enumeration(&name, doc, values);
             quote! { #enumeration #record }
         }
+        TypeKind::Union(body) => union(model, id, def, body, boxed),
         TypeKind::Alias(shape) if def.is_root => newtype(model, id, def, shape, boxed),
         TypeKind::Alias(shape) => {
             let ty = rust_type(model, shape, None, boxed);
@@ -198,6 +199,68 @@ fn record(def: &TypeDef, name: &Ident) -> TokenStream {
         impl ::concord_runtime::Record for #name {
             const NAME: &'static str = #record_name;
             const SCHEMA_DIGEST: &'static str = #digest;
+        }
+    }
+}
+
+/// A union: an enum with a variant per branch. The value is read whole and
+/// the branch chosen by its tag or its JSON type (`lower` decided which),
+/// then read from it; writing writes the branch as it is.
+fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components) -> TokenStream {
+    let name = type_ident(model, id);
+    let doc = docs(&def.doc);
+    let record = if def.is_root { record(def, &name) } else { quote! {} };
+    let variants: Vec<Ident> = body.branches.iter().map(|branch| Ident::new(&ident::type_name(&branch.word), Span::call_site())).collect();
+    let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
+    let keys: Vec<&str> = body.branches.iter().map(|branch| branch.key.as_str()).collect();
+    let choose = match &body.choice {
+        Choice::Tag(property) => quote! { bind::tag(&__value, #property, &[#(#keys),*])? },
+        Choice::JsonType => quote! { bind::json_type(&__value, &[#(#keys),*])? },
+        Choice::Undecided { .. } => unreachable!("lower decides every union"),
+    };
+    let last = variants.len() - 1;
+    let arms = variants.iter().zip(&body.branches).enumerate().map(|(index, (variant, branch))| {
+        let ty = rust_type(model, &branch.shape, Some(id), boxed);
+        let read = match check_fn(model, &branch.shape, &ty) {
+            Some(check) => quote! { bind::branch_checked(__value, #check).map(Self::#variant) },
+            None => quote! { bind::branch(__value).map(Self::#variant) },
+        };
+        if index == last {
+            quote! { _ => #read, }
+        } else {
+            quote! { #index => #read, }
+        }
+    });
+    let variant_docs = body.branches.iter().map(|branch| {
+        let what = match &body.choice {
+            Choice::Tag(property) => format!("`{property}` is `{}`", branch.key.replace('`', "'")),
+            _ => format!("a JSON {}", branch.key),
+        };
+        docs(&Some(format!("When {what}.")))
+    });
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum #name { #(#variant_docs #variants(#types),)* }
+
+        #record
+
+        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use ::concord_runtime::bind;
+                let __value = bind::raw(deserializer)?;
+                match #choose {
+                    #(#arms)*
+                }
+            }
+        }
+
+        impl ::concord_runtime::serde::Serialize for #name {
+            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(Self::#variants(branch) => ::concord_runtime::serde::Serialize::serialize(branch, serializer),)*
+                }
+            }
         }
     }
 }
@@ -453,7 +516,7 @@ impl Components {
     fn new(model: &Model) -> Self {
         let inline = |shape: &Shape| -> Option<TypeId> {
             let mut shape = shape;
-            while let Shape::Nullable(inner) = shape {
+            while let Shape::Nullable(inner) | Shape::Checked(inner, _) = shape {
                 shape = inner;
             }
             match shape {
@@ -464,6 +527,7 @@ impl Components {
         let successors = |id: TypeId| match &model.get(id).kind {
             TypeKind::Struct(body) => body.fields.iter().filter_map(|f| inline(&f.shape)).collect(),
             TypeKind::Alias(shape) => inline(shape).into_iter().collect(),
+            TypeKind::Union(union) => union.branches.iter().filter_map(|b| inline(&b.shape)).collect(),
             TypeKind::Enum(_) => vec![],
         };
         let mut component = vec![0; model.types.len()];

@@ -1,0 +1,123 @@
+//! Decisions taken once every type is read: how each union tells its
+//! branches apart. serde's untagged enums and pydantic's unions would each
+//! try the branches their own way (and pydantic's "smart" mode picks by
+//! exactness), so concord binds only unions where the value itself names its
+//! branch: by a tag property, or by its JSON type. Anything else is refused
+//! at generation time, with the reason.
+
+use crate::error::Errors;
+use crate::model::{Choice, Model, Shape, TypeId, TypeKind};
+use crate::names;
+use std::collections::BTreeSet;
+
+const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
+
+pub fn unions(model: &mut Model, errors: &mut Errors) {
+    for id in model.ids().collect::<Vec<_>>() {
+        let TypeKind::Union(union) = &model.get(id).kind else { continue };
+        let Choice::Undecided { exclusive } = union.choice else { continue };
+        let decided = tag(model, id).map(|(property, keys)| (Choice::Tag(property), keys)).or_else(|| by_type(model, id, exclusive).map(|keys| (Choice::JsonType, keys)));
+        let def = model.get(id);
+        let Some((choice, keys)) = decided else {
+            let keyword = if exclusive { "oneOf" } else { "anyOf" };
+            errors.push(
+                &def.origin.file,
+                &def.origin.pointer,
+                format!(
+                    "this `{keyword}` cannot be bound: concord binds a union whose branches are object types that each require \
+                     one property with its own constant string (a tag), or whose branches have distinct JSON types; \
+                     otherwise Rust and Python would each pick a branch their own way"
+                ),
+            );
+            continue;
+        };
+        let TypeKind::Union(union) = &mut model.types[id.0].kind else { unreachable!() };
+        union.choice = choice;
+        let mut words = BTreeSet::new();
+        for (branch, key) in union.branches.iter_mut().zip(keys) {
+            let mut word = names::pascal(&key, "V");
+            while !words.insert(word.clone()) {
+                word.push('_');
+            }
+            branch.word = word;
+            branch.key = key;
+        }
+    }
+}
+
+/// The shape behind aliases and assertions.
+fn resolve<'a>(model: &'a Model, mut shape: &'a Shape) -> &'a Shape {
+    loop {
+        match shape {
+            Shape::Checked(inner, _) => shape = inner,
+            Shape::Named(id) => match &model.get(*id).kind {
+                TypeKind::Alias(aliased) => shape = aliased,
+                _ => return shape,
+            },
+            _ => return shape,
+        }
+    }
+}
+
+/// The property every branch requires with its own constant string, and
+/// each branch's value of it.
+fn tag(model: &Model, id: TypeId) -> Option<(String, Vec<String>)> {
+    let TypeKind::Union(union) = &model.get(id).kind else { return None };
+    let structs: Vec<_> = union
+        .branches
+        .iter()
+        .map(|branch| match resolve(model, &branch.shape) {
+            Shape::Named(id) => match &model.get(*id).kind {
+                TypeKind::Struct(body) => Some(body),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let constant = |body: &crate::model::Struct, property: &str| -> Option<String> {
+        let field = body.fields.iter().find(|field| field.json_name == property && field.required)?;
+        match resolve(model, &field.shape) {
+            Shape::Named(id) => match &model.get(*id).kind {
+                TypeKind::Enum(values) if values.len() == 1 => Some(values[0].value.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    structs[0].fields.iter().find_map(|candidate| {
+        let keys: Vec<String> = structs.iter().map(|body| constant(body, &candidate.json_name)).collect::<Option<_>>()?;
+        let distinct: BTreeSet<&String> = keys.iter().collect();
+        (distinct.len() == keys.len()).then(|| (candidate.json_name.clone(), keys))
+    })
+}
+
+/// Each branch's JSON type, when no two branches share one. `integer` and
+/// `number` may stand side by side in an `anyOf` (an integer goes to the
+/// `integer` branch); in a `oneOf` an integer would match both.
+fn by_type(model: &Model, id: TypeId, exclusive: bool) -> Option<Vec<String>> {
+    let TypeKind::Union(union) = &model.get(id).kind else { return None };
+    let mut keys = Vec::new();
+    for branch in &union.branches {
+        let key = match resolve(model, &branch.shape) {
+            Shape::Null => "null",
+            Shape::Bool => "boolean",
+            Shape::Integer => "integer",
+            Shape::Number => "number",
+            Shape::String => "string",
+            Shape::Array(_) => "array",
+            Shape::Map(_) => "object",
+            Shape::Named(id) => match &model.get(*id).kind {
+                TypeKind::Struct(_) => "object",
+                TypeKind::Enum(_) => "string",
+                _ => return None,
+            },
+            Shape::Any | Shape::Nullable(_) | Shape::Checked(..) => return None,
+        };
+        if keys.contains(&key) || (exclusive && matches!(key, "integer" | "number") && keys.iter().any(|k| matches!(*k, "integer" | "number"))) {
+            return None;
+        }
+        keys.push(key);
+    }
+    debug_assert!(keys.iter().all(|key| JSON_TYPES.contains(key)));
+    Some(keys.into_iter().map(str::to_owned).collect())
+}
