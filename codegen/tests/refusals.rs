@@ -298,3 +298,22 @@ fn a_misspelt_keyword_is_refused_and_an_unknown_annotation_is_not() {
     let errors = registry.errors();
     assert_has(&errors, &["at /properties/name/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword", "1 error"]);
 }
+
+#[test]
+fn all_of_parts_that_conflict_are_refused() {
+    let closed = json!({"$schema": DRAFT, "allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+        {"type": "object", "properties": {"b": {"type": "string"}}}
+    ]});
+    let typed = json!({"$schema": DRAFT, "allOf": [{"type": "object"}, {"type": "array"}]});
+    let cycle = json!({"$schema": DRAFT, "$ref": "#/$defs/A", "type": "object", "$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}], "type": "object"}}});
+    let registry = Registry::new(&[("Closed", closed), ("Typed", typed), ("Cycle", cycle)]);
+    assert_has(
+        &registry.errors(),
+        &[
+            "closed.schema.json: an `allOf` part with `additionalProperties: false` refuses the properties the other parts declare",
+            "typed.schema.json: `allOf` parts give `type` different values",
+            "cycle.schema.json at /$defs/A/allOf/0: `allOf` and `$ref` nest deeper than 32 parts",
+        ],
+    );
+}

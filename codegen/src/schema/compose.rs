@@ -4,7 +4,7 @@
 use super::{Document, Keywords, Read, Reader};
 use crate::error::pointer_push;
 use crate::model::{Branch, Choice, Shape, Union};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Whether a `type` holds two or more types besides `null`.
 pub(super) fn several_types(types: &Value) -> bool {
@@ -86,4 +86,154 @@ fn union_of(mut shapes: Vec<Shape>, exclusive: bool) -> Read {
     }
     let branches = shapes.into_iter().enumerate().map(|(index, shape)| Branch { word: format!("V{}", index + 1), shape, key: String::new() }).collect();
     Read::Union(Union { branches, choice: Choice::Undecided { exclusive } })
+}
+
+/// How deep `allOf` parts and the `$ref`s among them may nest: a cycle of
+/// `allOf`s through `$ref`s never ends otherwise.
+const MERGE_DEPTH: usize = 32;
+
+impl Reader {
+    /// `allOf`, and `$ref` with keywords beside it (2020-12 applies both):
+    /// the parts' keywords merged into one schema, which is then read as
+    /// usual. Properties come in part order, then the schema's own;
+    /// `required` lists join; a property two parts define differently is the
+    /// `allOf` of both; any other keyword two parts give different values is
+    /// refused, as is a part closed by `additionalProperties: false` beside
+    /// properties from another part (it would refuse them).
+    pub(super) fn all_of(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
+        let file = doc.file;
+        let mut parts: Vec<Map<String, Value>> = Vec::new();
+        let mut own = schema.object.clone();
+        for keyword in schema.object.keys() {
+            schema.taken.borrow_mut().insert(keyword);
+        }
+        if let Some(items) = own.remove("allOf") {
+            let Value::Array(items) = items else {
+                self.errors.push(file, schema.at("allOf"), "`allOf` must be an array of schemas");
+                return None;
+            };
+            for (index, item) in items.iter().enumerate() {
+                let at = pointer_push(&schema.at("allOf"), &index.to_string());
+                self.flatten(doc, item, &at, 0, &mut parts)?;
+            }
+        }
+        if let Some(target) = own.remove("$ref") {
+            let mut reference = Map::new();
+            reference.insert("$ref".to_owned(), target);
+            self.flatten(doc, &Value::Object(reference), schema.pointer, 0, &mut parts)?;
+        }
+        for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
+            own.remove(keyword);
+        }
+        parts.push(own);
+        let merged = self.merge(file, schema.pointer, parts)?;
+        self.read(doc, &Value::Object(merged), schema.pointer, hint, false)
+    }
+
+    /// A part's keywords, its own `allOf` parts and `$ref` target flattened in.
+    fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>) -> Option<()> {
+        if depth > MERGE_DEPTH {
+            self.errors.push(doc.file, at, "`allOf` and `$ref` nest deeper than 32 parts (a cycle?): there is no finite type to merge");
+            return None;
+        }
+        let mut part = match part {
+            Value::Bool(true) => return Some(()),
+            Value::Object(part) => part.clone(),
+            _ => {
+                self.errors.push(doc.file, at, "an `allOf` part must be a schema object (or `true`)");
+                return None;
+            }
+        };
+        if let Some(Value::Array(items)) = part.remove("allOf") {
+            // Reported at the outermost part: a nested part may stand in another definition.
+            for item in &items {
+                self.flatten(doc, item, at, depth + 1, parts)?;
+            }
+        }
+        if let Some(target) = part.remove("$ref") {
+            let target = target.as_str().and_then(|t| t.strip_prefix('#'));
+            let pointer = match target {
+                Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => Some(fragment.replace("%25", "%")),
+                Some(anchor) => doc.anchors.get(anchor).cloned(),
+                None => None,
+            };
+            match pointer.as_deref().and_then(|pointer| doc.root.pointer(pointer)) {
+                Some(resolved) => {
+                    let resolved = resolved.clone();
+                    self.flatten(doc, &resolved, at, depth + 1, parts)?;
+                }
+                None => {
+                    self.errors.push(doc.file, format!("{at}/$ref"), "a `$ref` merged with other keywords must point into its own document");
+                    return None;
+                }
+            }
+        }
+        for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
+            part.remove(keyword);
+        }
+        parts.push(part);
+        Some(())
+    }
+
+    fn merge(&mut self, file: &std::path::Path, pointer: &str, parts: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
+        let declares_properties: Vec<bool> = parts.iter().map(|part| part.get("properties").is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))).collect();
+        let mut merged = Map::new();
+        let mut failed = false;
+        for (index, part) in parts.into_iter().enumerate() {
+            if part.get("additionalProperties") == Some(&Value::Bool(false))
+                && declares_properties.iter().enumerate().any(|(other, declares)| other != index && *declares)
+            {
+                self.errors.push(
+                    file,
+                    pointer,
+                    "an `allOf` part with `additionalProperties: false` refuses the properties the other parts declare; \
+                     close the merged type with `unevaluatedProperties: false` instead",
+                );
+                return None;
+            }
+            for (keyword, value) in part {
+                let Some(existing) = merged.get_mut(&keyword) else {
+                    merged.insert(keyword, value);
+                    continue;
+                };
+                match keyword.as_str() {
+                    "properties" => {
+                        let (Value::Object(existing), Value::Object(more)) = (existing, value) else { continue };
+                        for (name, schema) in more {
+                            match existing.get_mut(&name) {
+                                None => {
+                                    existing.insert(name, schema);
+                                }
+                                Some(first) if *first == schema => {}
+                                Some(first) => *first = serde_json::json!({"allOf": [first.take(), schema]}),
+                            }
+                        }
+                    }
+                    "required" => {
+                        let (Value::Array(existing), Value::Array(more)) = (existing, value) else { continue };
+                        for name in more {
+                            if !existing.contains(&name) {
+                                existing.push(name);
+                            }
+                        }
+                    }
+                    "x-growth-point" => *existing = Value::Bool(existing == &Value::Bool(true) || value == Value::Bool(true)),
+                    "title" | "description" | "$comment" | "examples" | "default" | "deprecated" | "readOnly" | "writeOnly" => {
+                        // The schema's own annotation (the last part) is the most specific.
+                        *existing = value;
+                    }
+                    _ if *existing == value => {}
+                    _ => {
+                        self.errors.push(
+                            file,
+                            pointer,
+                            format!("`allOf` parts give `{keyword}` different values: concord merges the parts of an `allOf` and refuses a conflict"),
+                        );
+                        failed = true;
+                    }
+                }
+            }
+        }
+        (!failed).then_some(merged)
+    }
 }

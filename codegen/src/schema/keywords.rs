@@ -41,7 +41,7 @@ pub const KEYWORDS: &[Keyword] = &[
     // core
     keyword("$schema", "core", Bound("must be Draft 2020-12, at a document's root")),
     keyword("$id", "core", Bound("a document's base URI: other registry entries may `$ref` it; an `$id` below the root (an embedded resource) is refused")),
-    keyword("$ref", "core", Bound("the type it points to, in this document or another registry entry; siblings apply too (the result is their `allOf`)")),
+    keyword("$ref", "core", Bound("the type it points to, in this document; keywords beside it apply too (merged as an `allOf`)")),
     keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
     keyword("$defs", "core", Bound("named types of the entry's module")),
     keyword("$comment", "core", Annotation("ignored")),
@@ -60,7 +60,7 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("if", "applicator", Refused("not enforced yet")),
     keyword("then", "applicator", Refused("not enforced yet")),
     keyword("else", "applicator", Refused("not enforced yet")),
-    keyword("allOf", "applicator", Refused("not bound yet")),
+    keyword("allOf", "applicator", Bound("the parts merged into one type: properties in part order, `required` joined; a conflict is refused")),
     keyword("anyOf", "applicator", Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise refused")),
     keyword("oneOf", "applicator", Bound("as `anyOf`; such branches exclude each other, so exactly one matches")),
     keyword("not", "applicator", Refused("not enforced yet")),

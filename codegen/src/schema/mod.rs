@@ -278,7 +278,9 @@ impl Reader {
             schema.take(annotation);
         }
 
-        let read = if schema.has("$ref") {
+        let read = if schema.has("allOf") || (schema.has("$ref") && !reference::only_annotations_beside(object)) {
+            self.all_of(doc, &schema, hint)
+        } else if schema.has("$ref") {
             self.reference(doc, &schema).map(Read::Shape)
         } else if schema.has("oneOf") || schema.has("anyOf") {
             self.union(doc, &schema, hint)

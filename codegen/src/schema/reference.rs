@@ -12,6 +12,11 @@ fn plain_sibling(keyword: &str) -> bool {
         || super::keywords::lookup(keyword).map_or_else(|| matches!(super::keywords::unknown(keyword), super::Role::Annotation(_)), |k| matches!(k.role, super::Role::Annotation(_)))
 }
 
+/// Whether a schema with `$ref` holds nothing else that changes its meaning.
+pub(super) fn only_annotations_beside(object: &serde_json::Map<String, Value>) -> bool {
+    object.keys().all(|k| plain_sibling(k))
+}
+
 impl Reader {
     pub(super) fn reference(&mut self, doc: &mut Document, schema: &Keywords) -> Option<Shape> {
         let file = doc.file;
