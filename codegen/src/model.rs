@@ -25,6 +25,10 @@ pub struct Module {
     pub file: PathBuf,
     /// The entry's root type; `None` for a document of `$defs` only.
     pub root: Option<TypeId>,
+    /// The pinned schema text, when it holds keywords no type expresses:
+    /// every record type of the module is then also checked against its
+    /// place in it by the assertion engine, in both languages.
+    pub asserted: Option<String>,
 }
 
 /// An index into [`Model::types`].

@@ -208,7 +208,7 @@ impl Harness {
         let scratch = format!("{HARNESS}-{}", &crate::registry::digest(registry.to_string_lossy().as_bytes())[7..19]);
         let rust_dir = work_dir.join(&scratch).join("rust");
         let mut rust_files = vec![
-            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch) },
+            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch, model.modules.iter().any(|m| m.asserted.is_some())) },
             GeneratedFile { path: "src/main.rs".into(), contents: emit::rust::roundtrip_main(&model) },
         ];
         rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {
@@ -302,11 +302,14 @@ impl Harness {
     }
 }
 
-fn harness_manifest(name: &str) -> String {
+/// The harness crate; with the runtime's assertion engine when a module
+/// of the registry needs it.
+fn harness_manifest(name: &str, asserted: bool) -> String {
     let runtime = Path::new(RUNTIME_RUST).canonicalize().unwrap_or_else(|_| PathBuf::from(RUNTIME_RUST));
+    let features = if asserted { ", features = [\"assertion\"]" } else { "" };
     format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nconcord-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+         [dependencies]\nconcord-runtime = {{ path = {:?}{features} }}\n\n[workspace]\n",
         runtime.display().to_string()
     )
 }

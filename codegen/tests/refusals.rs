@@ -225,7 +225,7 @@ fn shapes_the_languages_cannot_share_are_refused() {
     let mut schema = object(json!({
         "either": {"oneOf": [{"type": "object", "properties": {"a": {}}}, {"type": "object", "properties": {"b": {}}}]},
         "junk": {"type": ["string", 5]},
-        "level": {"type": "integer", "enum": [1, 2]}
+        "level": {"type": "string", "enum": ["a", "a"]}
     }));
     schema["required"] = json!(["missing"]);
     let registry = Registry::new(&[("Root", schema)]);
@@ -234,7 +234,7 @@ fn shapes_the_languages_cannot_share_are_refused() {
         &[
             "at /properties/either: this `oneOf` cannot be bound: concord binds a union whose branches are object types that each require one property with its own constant string (a tag), or whose branches have distinct JSON types",
             "at /properties/junk/type: unknown type 5",
-            "at /properties/level/type: `enum` and `const` are supported for strings only",
+            "at /properties/level/enum/1: duplicate enum value \"a\"",
             "at /required/0: required property \"missing\" is not declared in `properties`",
         ],
     );
@@ -249,13 +249,24 @@ fn a_type_that_contains_itself_without_an_object_is_refused() {
 }
 
 #[test]
-fn a_keyword_of_one_type_without_a_type_is_refused() {
-    let registry = Registry::new(&[("Root", object(json!({"inner": {"properties": {"a": {}}}, "short": {"maxLength": 2}})))]);
+fn subschemas_only_the_engine_reads_are_held_to_the_keyword_table() {
+    let registry = Registry::new(&[(
+        "Root",
+        object(json!({
+            "a": {"not": {"maxLenght": 2}},
+            "b": {"properties": {"c": {"$ref": "https://example.com/c.json"}}},
+            "d": {"if": {"$dynamicRef": "#x"}, "then": {"$id": "inner"}}
+        })),
+    )]);
+    let model = concord_codegen::load(Registry::new(&[("Root", object(json!({"a": {"not": {"maxLength": 2}}})))]).path()).unwrap();
+    assert!(model.modules[0].asserted.is_some(), "`not` makes the module's records go through the engine");
     assert_has(
         &registry.errors(),
         &[
-            "at /properties/inner/properties: `properties` applies to object values, but this schema has no `type`: add \"type\": \"object\"",
-            "at /properties/short/maxLength: `maxLength` applies to string values",
+            "at /properties/a/not/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword",
+            "at /properties/b/properties/c/$ref: `$ref` \"https://example.com/c.json\" does not resolve within this document",
+            "at /properties/d/if/$dynamicRef: `$dynamicRef` is refused",
+            "at /properties/d/then/$id: `$id` below the root is not supported",
         ],
     );
 }

@@ -52,25 +52,25 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("properties", "applicator", Bound("fields of an object type, in schema order")),
     keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries")),
     keyword("items", "applicator", Bound("the element type of an array (after `prefixItems`: the rest)")),
-    keyword("prefixItems", "applicator", Refused("tuples are not bound yet")),
-    keyword("contains", "applicator", Refused("not enforced yet")),
-    keyword("patternProperties", "applicator", Refused("not bound yet")),
-    keyword("dependentSchemas", "applicator", Refused("not enforced yet")),
-    keyword("propertyNames", "applicator", Refused("not enforced yet")),
-    keyword("if", "applicator", Refused("not enforced yet")),
-    keyword("then", "applicator", Refused("not enforced yet")),
-    keyword("else", "applicator", Refused("not enforced yet")),
+    keyword("prefixItems", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("contains", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("patternProperties", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("dependentSchemas", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("propertyNames", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("if", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("then", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("else", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("allOf", "applicator", Bound("the parts merged into one type: properties in part order, `required` joined; a conflict is refused")),
     keyword("anyOf", "applicator", Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise refused")),
     keyword("oneOf", "applicator", Bound("as `anyOf`; such branches exclude each other, so exactly one matches")),
-    keyword("not", "applicator", Refused("not enforced yet")),
+    keyword("not", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     // unevaluated
     keyword("unevaluatedProperties", "unevaluated", Bound("`false`: a closed type, like `additionalProperties: false`")),
-    keyword("unevaluatedItems", "unevaluated", Refused("not bound yet")),
+    keyword("unevaluatedItems", "unevaluated", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     // validation
     keyword("type", "validation", Bound("the value's type; `[X, \"null\"]` is nullable; several types are a union by JSON type")),
-    keyword("enum", "validation", Bound("string values: an enum type")),
-    keyword("const", "validation", Bound("a string: a one-value enum type")),
+    keyword("enum", "validation", Bound("string values (and `null`): an enum type; other values: checked by the assertion engine")),
+    keyword("const", "validation", Bound("a string: a one-value enum type; another value: checked by the assertion engine")),
     keyword("required", "validation", Bound("required fields; the others are optional")),
     keyword("multipleOf", "validation", Enforced("integers exactly; numbers on their shortest decimal form, exactly")),
     keyword("maximum", "validation", Enforced("integers and numbers")),
@@ -83,11 +83,11 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("maxItems", "validation", Enforced("arrays")),
     keyword("minItems", "validation", Enforced("arrays")),
     keyword("uniqueItems", "validation", Enforced("JSON equality: `1` equals `1.0`, `true` does not equal `1`")),
-    keyword("maxContains", "validation", Refused("not enforced yet")),
-    keyword("minContains", "validation", Refused("not enforced yet")),
+    keyword("maxContains", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("minContains", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("maxProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),
     keyword("minProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),
-    keyword("dependentRequired", "validation", Refused("not enforced yet")),
+    keyword("dependentRequired", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     // format-annotation
     keyword("format", "format-annotation", Annotation("a string stays a string; 2020-12 makes `format` an annotation by default")),
     // content
@@ -112,6 +112,14 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("$recursiveAnchor", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it")),
     keyword("id", "draft-04", Refused("Draft 4's `$id`: a Draft 2020-12 validator ignores it")),
     keyword("nullable", "openapi-3.0", Refused("a Draft 2020-12 validator ignores it: use `\"type\": [X, \"null\"]`")),
+];
+
+/// Keywords no generated type expresses: the records of a document that
+/// holds any of them are also checked by the assertion engine (the
+/// `jsonschema` crate, in both languages), against the pinned schema.
+pub const ENGINE: &[&str] = &[
+    "not", "if", "then", "else", "contains", "minContains", "maxContains", "dependentRequired", "dependentSchemas", "propertyNames",
+    "patternProperties", "unevaluatedItems", "prefixItems",
 ];
 
 /// Keywords other tools write as documentation, outside any vocabulary.

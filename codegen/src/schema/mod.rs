@@ -11,6 +11,7 @@
 
 mod array;
 mod compose;
+mod engine;
 mod enums;
 pub mod keywords;
 pub mod lower;
@@ -58,6 +59,9 @@ struct Document<'a> {
     anchors: HashMap<String, String>,
     /// Named locations declared but not read yet.
     pending: Vec<(TypeId, String)>,
+    /// Whether a keyword no type expresses stands anywhere in the document:
+    /// then its records are also checked by the assertion engine.
+    engine: bool,
 }
 
 /// What one schema turned out to be, before it is given a name.
@@ -131,8 +135,8 @@ impl Reader {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
         let module = self.model.modules.len();
-        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None });
-        let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), pending: Vec::new() };
+        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None });
+        let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), pending: Vec::new(), engine: false };
         collect_anchors(&document, "", &mut doc.anchors);
 
         // A document of `$defs` only has no root type: its definitions are the module.
@@ -186,6 +190,10 @@ impl Reader {
             let (id, pointer) = doc.pending[next].clone();
             self.define(&mut doc, id, &pointer);
             next += 1;
+        }
+        if doc.engine {
+            // The strict reader accepted these bytes: they are UTF-8.
+            self.model.modules[module].asserted = Some(String::from_utf8_lossy(&schema.bytes).into_owned());
         }
     }
 
@@ -301,11 +309,23 @@ impl Reader {
     /// A schema without `$ref`: its `type` and what that type's keywords say.
     fn typed(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         let (base, nullable) = self.declared_type(doc.file, schema)?;
-        if schema.has("enum") || schema.has("const") {
-            let values = self.enum_values(doc.file, schema, base.as_deref(), nullable)?;
-            return Some(Read::Enum(values));
+        for &keyword in keywords::ENGINE {
+            if let Some(value) = schema.take(keyword) {
+                doc.engine = true;
+                self.engine_keyword(doc, keyword, value, &schema.at(keyword));
+            }
         }
-        self.misplaced(doc.file, schema, base.as_deref());
+        if schema.has("enum") || schema.has("const") {
+            match self.enum_values(doc.file, schema, base.as_deref(), nullable)? {
+                Some((values, null)) => {
+                    let read = Read::Enum(values);
+                    return Some(if null { Read::Nullable(Box::new(read)) } else { read });
+                }
+                // Values of other types than strings: the engine checks them.
+                None => doc.engine = true,
+            }
+        }
+        doc.engine |= self.misplaced(doc, schema, base.as_deref());
         let read = match base.as_deref() {
             None => Read::Shape(Shape::Any),
             Some("null") => Read::Shape(Shape::Null),

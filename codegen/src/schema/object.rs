@@ -33,13 +33,16 @@ impl Reader {
                 return None;
             }
             (None, Some(Value::Bool(false))) => Some(&Value::Bool(false)),
-            (None, Some(_)) => {
-                self.errors.push(file, schema.at("unevaluatedProperties"), "only `unevaluatedProperties: false` is supported (a closed type)");
-                return None;
-            }
+            (None, Some(Value::Bool(true))) => None,
+            // An unevaluated-properties schema: the keys are kept, the engine checks them.
+            (None, Some(_)) => Some(&Value::Null),
             (additional, None) => additional,
         };
+        // Keys matching `patternProperties` are data, whatever the policy says of
+        // other keys: kept verbatim, checked (and other keys refused, if so) by the engine.
+        let additional = if schema.object.contains_key("patternProperties") { Some(&Value::Null) } else { additional };
         let unknown_keys = match additional {
+            Some(Value::Null) => UnknownKeys::Keep,
             None | Some(Value::Bool(true)) => UnknownKeys::Drop,
             Some(Value::Object(extra)) if extra.is_empty() => UnknownKeys::Drop,
             Some(Value::Bool(false)) => UnknownKeys::Refuse,

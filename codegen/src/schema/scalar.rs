@@ -35,30 +35,25 @@ const MAX_SAFE: i64 = (1 << 53) - 1;
 impl Reader {
     /// Keywords for another type than the schema's: with a `type`, they can
     /// never apply, and are read as the no-ops they are; without one, they
-    /// would apply to values of their type only, which a typeless binding
-    /// cannot check, so they are refused.
-    pub(super) fn misplaced(&mut self, file: &Path, schema: &Keywords, base: Option<&str>) {
+    /// apply to values of their type only, which the assertion engine checks
+    /// (the binding is any JSON value). Whether the engine is needed.
+    pub(super) fn misplaced(&mut self, doc: &super::Document, schema: &Keywords, base: Option<&str>) -> bool {
+        let mut engine = false;
         for (types, family) in FAMILIES {
             if base.is_some_and(|base| types.contains(&base)) {
                 continue;
             }
             for keyword in family.iter().copied().filter(|k| schema.has(k)) {
-                match base {
-                    Some(_) => {
-                        schema.take(keyword);
-                    }
-                    None => {
-                        let kind = types.join(" and ");
-                        self.errors.push(
-                            file,
-                            schema.at(keyword),
-                            format!("`{keyword}` applies to {kind} values, but this schema has no `type`: add \"type\": \"{}\"", types[0]),
-                        );
-                        schema.take(keyword);
+                let value = schema.take(keyword);
+                if base.is_none() {
+                    engine = true;
+                    if let Some(value) = value {
+                        self.engine_keyword(doc, keyword, value, &schema.at(keyword));
                     }
                 }
             }
         }
+        engine
     }
 
     pub(super) fn string(&mut self, file: &Path, schema: &Keywords) -> Shape {

@@ -151,6 +151,15 @@ impl Assertion {
         Ok(concord_runtime::assertion::check_with(&self.0, &value).err().map(|failure| (failure.pointer, failure.message)))
     }
 
+    /// `None`, or the failure as `(pointer, message)`, for a JSON document the
+    /// strict reader already accepted (what `from_json` read).
+    fn failure_json(&self, py: Python<'_>, data: &[u8]) -> PyResult<Option<(String, String)>> {
+        py.detach(|| {
+            let value: Value = serde_json::from_slice(data).map_err(|error| PyValueError::new_err(error.to_string()))?;
+            Ok(concord_runtime::assertion::check_with(&self.0, &value).err().map(|failure| (failure.pointer, failure.message)))
+        })
+    }
+
     /// Raises `ValueError` with the failure's text (`Failure`'s Display in Rust).
     fn check(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = to_value(value)?;

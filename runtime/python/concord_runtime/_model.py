@@ -10,7 +10,7 @@ import pydantic_core
 from concord_runtime import _core, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
 
-__all__ = ["Int64", "Model", "NotNull", "RecordError", "RootModel"]
+__all__ = ["Assertion", "Int64", "Model", "NotNull", "RecordError", "RootModel"]
 
 T = TypeVar("T")
 
@@ -109,6 +109,26 @@ def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None
         self.__pydantic_extra__ = {key: extra.get(key, item) for key, item in kept.items()} | extra
 
 
+class Assertion:
+    """A record type's place in its pinned schema, checked by the assertion engine
+    (the Rust runtime's, through the core) after the type has read the record: for
+    schemas with keywords no type expresses (``not``, ``if``, ``contains``...). Built
+    on first use, so that importing a registry builds no validator."""
+
+    def __init__(self, document: str, pointer: str) -> None:
+        self._document = document
+        self._pointer = pointer
+        self._validator: Any = None
+
+    def check_json(self, data: bytes) -> None:
+        """Raises :class:`RecordError` at the first failure, as the Rust bindings do."""
+        if self._validator is None:
+            self._validator = _core.Assertion(self._document, self._pointer)
+        failure = self._validator.failure_json(data)
+        if failure is not None:
+            raise RecordError(failure[0], failure[1])
+
+
 class Model(pydantic.BaseModel):
     """Base of every generated model: strict reading, exact writing.
 
@@ -129,6 +149,7 @@ class Model(pydantic.BaseModel):
 
     NAME: ClassVar[str]
     SCHEMA_DIGEST: ClassVar[str]
+    ASSERTION: ClassVar[Assertion | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -156,6 +177,8 @@ class Model(pydantic.BaseModel):
             record = cls.model_validate_json(data, by_alias=True, by_name=False)
         except pydantic.ValidationError as error:
             raise _record_error(error) from None
+        if cls.ASSERTION is not None:
+            cls.ASSERTION.check_json(data)
         # A key may be escaped (`\u005f`): then look closer too.
         if _PYTHON_NAMES_AT_GROWTH_POINTS and (
             b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS)
@@ -214,6 +237,7 @@ class RootModel(pydantic.RootModel[T], Generic[T]):
 
     NAME: ClassVar[str]
     SCHEMA_DIGEST: ClassVar[str]
+    ASSERTION: ClassVar[Assertion | None] = None
 
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
@@ -222,9 +246,12 @@ class RootModel(pydantic.RootModel[T], Generic[T]):
             data = data.encode("utf-8", "surrogatepass")
         strict.check(data, max_bytes=max_bytes)
         try:
-            return cls.model_validate_json(data)
+            record = cls.model_validate_json(data)
         except pydantic.ValidationError as error:
             raise _record_error(error) from None
+        if cls.ASSERTION is not None:
+            cls.ASSERTION.check_json(data)
+        return record
 
     def to_json(self) -> bytes:
         """Writes compact JSON, as :meth:`Model.to_json`."""

@@ -173,6 +173,19 @@ pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result
     })
 }
 
+/// [`Record::from_json`] for a type whose schema holds keywords no type
+/// expresses (`not`, `if`, `contains`, ...): the record is read as usual,
+/// then its JSON checked against the type's schema by the assertion engine,
+/// which the Python bindings run too, so the two refuse alike and say so in
+/// the same words.
+#[cfg(feature = "assertion")]
+pub fn from_json_asserted<T: Record>(bytes: &[u8], assertion: &assertion::Assertion) -> Result<T, Error> {
+    let record = from_json_with(bytes, strict::Limits::default())?;
+    let value = strict::read(bytes).map_err(Error::Json)?;
+    assertion.check(&value).map_err(|failure| Error::Schema { pointer: failure.pointer, message: failure.message })?;
+    Ok(record)
+}
+
 /// A serde path as a JSON pointer.
 fn pointer(path: &serde_path_to_error::Path) -> String {
     let mut pointer = String::new();

@@ -86,6 +86,10 @@ fn module(model: &Model, index: usize) -> String {
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
     out.push_str("import typing\n\nimport concord_runtime\nimport pydantic\n");
+    if let Some(text) = &model.modules[index].asserted {
+        // A long line, by nature: the pinned text, escaped.
+        blocks.insert(0, format!("_PINNED_SCHEMA = {}  # noqa: E501\n\"\"\"The entry's schema as pinned: the assertion engine checks records against it.\"\"\"\n", string_literal(text)));
+    }
     // isort's spacing: one blank line before a statement, two before a class.
     out.push_str(if blocks[0].starts_with("class ") { "\n\n" } else { "\n" });
     out.push_str(&blocks.join("\n\n"));
@@ -148,7 +152,20 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> S
     }
     let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
     let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
+    out.push_str(&assertion(model, def));
     out
+}
+
+/// The class attribute that has `from_json` check a record against its
+/// place in the pinned schema, in a module whose schema needs the engine.
+fn assertion(model: &Model, def: &TypeDef) -> String {
+    match model.modules[def.module].asserted {
+        Some(_) => format!(
+            "    ASSERTION: typing.ClassVar[concord_runtime.Assertion | None] = concord_runtime.Assertion(_PINNED_SCHEMA, {})\n",
+            string_literal(&def.origin.pointer)
+        ),
+        None => String::new(),
+    }
 }
 
 /// A union as pydantic's tagged union: a callable discriminator from the
@@ -223,6 +240,7 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Typ
     let _ = writeln!(out, "    model_config = pydantic.ConfigDict(extra={}{protected})", string_literal(extra));
     let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
     let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
+    out.push_str(&assertion(model, def));
     for field in &body.fields {
         out.push('\n');
         out.push_str(&field_lines(model, field, pending));

@@ -24,6 +24,10 @@ pub fn module(model: &Model) -> String {
         let name = module_ident(model, index);
         let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
+        if let Some(text) = &module.asserted {
+            let text = proc_macro2::Literal::string(text);
+            out.push_str(&format!("\n    /// The entry's schema as pinned: the assertion engine checks records against it.\n    const PINNED_SCHEMA: &str = {text};\n"));
+        }
         for id in members {
             out.push('\n');
             for line in format_items(item(model, *id, &boxed)).lines() {
@@ -180,7 +184,7 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
     match &def.kind {
         TypeKind::Struct(body) => structure(model, id, def, body, boxed),
         TypeKind::Enum(values) => {
-            let record = if def.is_root { record(def, &name) } else { quote! {} };
+            let record = if def.is_root { record(model, def, &name) } else { quote! {} };
             let enumeration = enumeration(&name, doc, values);
             quote! { #enumeration #record }
         }
@@ -193,12 +197,25 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
     }
 }
 
-fn record(def: &TypeDef, name: &Ident) -> TokenStream {
+/// The `Record` impl. In a module whose schema holds keywords no type
+/// expresses, `from_json` also checks the record against its place in the
+/// pinned schema with the assertion engine.
+fn record(model: &Model, def: &TypeDef, name: &Ident) -> TokenStream {
     let (record_name, digest) = (&def.name, &def.schema_digest);
+    let asserted = model.modules[def.module].asserted.is_some().then(|| {
+        let pointer = &def.origin.pointer;
+        quote! {
+            fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
+                static ASSERTION: ::concord_runtime::assertion::Assertion = ::concord_runtime::assertion::Assertion::new(PINNED_SCHEMA, #pointer);
+                ::concord_runtime::from_json_asserted(bytes, &ASSERTION)
+            }
+        }
+    });
     quote! {
         impl ::concord_runtime::Record for #name {
             const NAME: &'static str = #record_name;
             const SCHEMA_DIGEST: &'static str = #digest;
+            #asserted
         }
     }
 }
@@ -209,7 +226,7 @@ fn record(def: &TypeDef, name: &Ident) -> TokenStream {
 fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components) -> TokenStream {
     let name = type_ident(model, id);
     let doc = docs(&def.doc);
-    let record = if def.is_root { record(def, &name) } else { quote! {} };
+    let record = if def.is_root { record(model, def, &name) } else { quote! {} };
     let variants: Vec<Ident> = body.branches.iter().map(|branch| Ident::new(&ident::type_name(&branch.word), Span::call_site())).collect();
     let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
     let keys: Vec<&str> = body.branches.iter().map(|branch| branch.key.as_str()).collect();
@@ -271,7 +288,7 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
     let name = type_ident(model, id);
     let doc = docs(&def.doc);
     let ty = rust_type(model, shape, Some(id), boxed);
-    let record = record(def, &name);
+    let record = record(model, def, &name);
     let read = match check_fn(model, shape, &ty) {
         Some(check) => quote! { ::concord_runtime::bind::read_checked(deserializer, #check).map(Self) },
         None => quote! { <#ty as ::concord_runtime::serde::Deserialize>::deserialize(deserializer).map(Self) },
@@ -429,7 +446,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         }
     });
     let expecting = format!("an object ({})", def.name);
-    let record = record(def, &name);
+    let record = record(model, def, &name);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
