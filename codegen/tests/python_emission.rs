@@ -147,3 +147,93 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
     let errors = concord_codegen::check::check(&model).unwrap_err().to_string();
     assert_eq!(errors.matches("contains itself with no object in between").count(), LENGTH, "{}", &errors[..200]);
 }
+
+/// A registry whose every line is long: long type, property and enum names,
+/// nested arrays of constrained strings, every numeric bound, constraints
+/// on a recursive type (forward references), quotes in names and docs.
+fn long_registry(scratch: &Path) -> PathBuf {
+    let long = "an_exceedingly_long_property_name_that_no_annotation_can_follow_on_the_same_line_of_a_class_body";
+    let words = |stem: &str| (0..4).map(|n| format!("{stem}_{n}_and_a_long_tail_that_makes_the_literal_overflow_any_line")).collect::<Vec<_>>();
+    let constrained = json!({"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z][a-z0-9_-]*[a-z0-9]$"});
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "A record whose \"description\" runs on and on, with quotes ' and \" and a backslash \\ in it, well past the width of any line that ruff would accept in a docstring.",
+        "type": "object",
+        "minProperties": 1,
+        "maxProperties": 9_007_199_254_740_991u64,
+        "properties": {
+            long: {"type": "array", "items": {"type": "array", "items": constrained, "minItems": 1, "maxItems": 99, "uniqueItems": true}, "maxItems": 12, "uniqueItems": true},
+            "grid_of_bounded_numbers_with_a_name_long_enough": {"type": "array", "items": {"type": "array", "items": {"type": "number", "exclusiveMinimum": -1.5e300, "exclusiveMaximum": 1.5e300, "multipleOf": 0.0001}}},
+            "bounded_integer": {"type": "integer", "minimum": -9_007_199_254_740_991i64, "maximum": 9_007_199_254_740_991u64, "multipleOf": 7},
+            "bounded_number": {"type": ["number", "null"], "minimum": -123_456_789.125, "maximum": 987_654_321.5, "multipleOf": 0.125},
+            "choice_of_long_words": {"enum": words("choice")},
+            "say \"hi\"": {"type": "string", "maxLength": 3, "description": "A name with quotes: its alias is a string with quotes."},
+            "quoted_enum": {"enum": ["it's", "\"quoted\"", "plain"]},
+            "map_of_constrained_lists": {"type": "object", "additionalProperties": {"type": "array", "items": constrained, "minItems": 2}, "maxProperties": 4},
+            "tree": {"$ref": "#/$defs/TreeNodeWithAnUnusuallyLongNameForARecursiveTypeSoThatItsClassHeadDoesNotFitOnOneLineOfCode"},
+        },
+        "additionalProperties": {"type": "array", "items": constrained, "maxItems": 3, "uniqueItems": true},
+        "required": [long],
+        "$defs": {
+            "TreeNodeWithAnUnusuallyLongNameForARecursiveTypeSoThatItsClassHeadDoesNotFitOnOneLineOfCode": {
+                "type": "object",
+                "properties": {
+                    "children_of_this_node_kept_unique": {"type": "array", "items": {"$ref": "#/$defs/TreeNodeWithAnUnusuallyLongNameForARecursiveTypeSoThatItsClassHeadDoesNotFitOnOneLineOfCode"}, "minItems": 1, "maxItems": 1000, "uniqueItems": true},
+                    "parent_of_this_node_if_it_has_one": {"$ref": "#/$defs/TreeNodeWithAnUnusuallyLongNameForARecursiveTypeSoThatItsClassHeadDoesNotFitOnOneLineOfCode"},
+                    "labels_by_name": {"type": "object", "additionalProperties": {"$ref": "#/$defs/TreeNodeWithAnUnusuallyLongNameForARecursiveTypeSoThatItsClassHeadDoesNotFitOnOneLineOfCode"}, "minProperties": 1},
+                },
+                "additionalProperties": false,
+            },
+            "LongWordsOfAnEnumerationWhoseNameAloneTakesMostOfTheLine": {"enum": words("word")},
+        },
+    });
+    let registry = scratch.join("long-registry");
+    std::fs::create_dir_all(&registry).unwrap();
+    let bytes = serde_json::to_vec_pretty(&schema).unwrap();
+    std::fs::write(registry.join("root.schema.json"), &bytes).unwrap();
+    let digest = concord_codegen::registry::digest(&bytes);
+    let name = "ARootRecordWithALongNameThatPushesEveryImportAndConstantPastTheLimit";
+    let index = json!({"format": 1, "schemas": [{"name": name, "path": "root.schema.json", "digest": digest}]});
+    std::fs::write(registry.join("registry.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+    registry
+}
+
+/// The generated package is what `ruff format` writes, and clean under
+/// `ruff check` and `mypy --strict` (the repository's settings) for every
+/// registry, not only the shipped one: the test registries, and one whose
+/// names and constraints overflow every line. One ruff and one mypy run
+/// over all the packages, each renamed after its registry (imports inside
+/// a package are relative).
+#[test]
+fn generated_python_is_ruff_formatted_and_clean_under_ruff_and_mypy() {
+    let scratch = tempfile::tempdir().unwrap();
+    let packages = scratch.path().join("packages");
+    std::fs::create_dir_all(&packages).unwrap();
+    let long = long_registry(scratch.path());
+    let registries = [("constructs", workspace().join("tests/constructs/registry")), ("quirks", workspace().join("tests/quirks/registry")), ("long", long)];
+    for (name, registry) in &registries {
+        let out = scratch.path().join(name);
+        let generate = concord(&["generate", "--registry", registry.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert!(generate.status.success(), "{name}: {}", text(&generate));
+        std::fs::rename(out.join("python/concord_registry"), packages.join(name)).unwrap();
+    }
+    let config = workspace().join("pyproject.toml");
+    let tool = |args: &[&str]| {
+        let output = Command::new(python()).args(args).current_dir(workspace()).output().unwrap();
+        (output.status.success(), text(&output))
+    };
+    let packages = packages.to_str().unwrap();
+    let config = config.to_str().unwrap();
+    let mut failures = String::new();
+    for args in [
+        &["-m", "ruff", "check", "--no-cache", "--config", config, packages][..],
+        &["-m", "ruff", "format", "--no-cache", "--diff", "--config", config, packages],
+        &["-m", "mypy", "--config-file", config, "--no-incremental", "--cache-dir", "/dev/null", packages],
+    ] {
+        let (passed, output) = tool(args);
+        if !passed {
+            failures.push_str(&format!("$ {}\n{output}\n", args.join(" ")));
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}

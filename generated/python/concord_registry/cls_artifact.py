@@ -142,7 +142,7 @@ class CallNode(concord_runtime.Model):
     self_ms: float
     """Time spent in this node excluding children, in milliseconds."""
 
-    children: "concord_runtime.NotNull[list[CallNode]]" = None
+    children: concord_runtime.NotNull[list["CallNode"]] = None
     """Child nodes in call order."""
 
 

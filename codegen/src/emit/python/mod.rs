@@ -2,8 +2,10 @@
 //! `concord_runtime.Model`.
 
 pub mod ident;
+mod layout;
 
 use crate::model::{self, Check, Choice, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
+use layout::{assignment, LINE_WIDTH};
 use std::fmt::Write as _;
 
 /// The package's files: (path inside the package folder, contents): a
@@ -27,10 +29,10 @@ fn init(model: &Model) -> String {
         match module.root {
             Some(root) => {
                 let root = class_name(model, root);
-                imports.push(format!("from .{word} import {root}\n"));
+                imports.push(format!("from .{word} import {root}"));
                 names.push(root);
             }
-            None => imports.push(format!("from . import {word}\n")),
+            None => imports.push(format!("from . import {word}")),
         }
         names.push(word);
     }
@@ -38,13 +40,13 @@ fn init(model: &Model) -> String {
     imports.sort_by_key(|line| (!line.starts_with("from . import"), line.clone()));
     if !imports.is_empty() {
         out.push('\n');
-        out.extend(imports);
+        out.extend(imports.iter().map(|line| layout::import(line)));
     }
     names.sort_by(|a, b| isort_order(a, b));
     names.dedup();
     let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
     out.push('\n');
-    out.push_str(&call("__all__ = [", &names, "]", ""));
+    out.push_str(&assignment(0, "__all__", None, Some(&format!("[{}]", names.join(", ")))));
     out
 }
 
@@ -77,22 +79,33 @@ fn module(model: &Model, index: usize) -> String {
     let mut names: Vec<String> = model.ids().filter(in_module).map(|id| class_name(model, id)).collect();
     names.sort_by(|a, b| isort_order(a, b));
     let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
-    blocks.push(call("__all__ = [", &names, "]", ""));
+    blocks.push(assignment(0, "__all__", None, Some(&format!("[{}]", names.join(", ")))));
 
     let mut out = format!("# {}\n", super::HEADER);
     let entry = &model.modules[index].name;
-    out.push_str(&format!("\"\"\"The types of the registry entry {}.\"\"\"\n\n", escape_text(entry)));
+    out.push_str(&docstring(&Some(format!("The types of the registry entry {entry}.")), ""));
+    out.push('\n');
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
-    out.push_str("import typing\n\nimport concord_runtime\nimport pydantic\n");
     if let Some(text) = &model.modules[index].asserted {
         // A long line, by nature: the pinned text, escaped.
-        blocks.insert(0, format!("_PINNED_SCHEMA = {}  # noqa: E501\n\"\"\"The entry's schema as pinned: the assertion engine checks records against it.\"\"\"\n", string_literal(text)));
+        let doc = "\"\"\"The entry's schema as pinned: the assertion engine checks records against it.\"\"\"\n";
+        blocks.insert(0, format!("_PINNED_SCHEMA = {}  # noqa: E501\n{doc}", string_literal(text)));
     }
+    // Only the modules the code names: an unused import fails `ruff check`.
+    let body = blocks.join("\n\n");
+    let used = |name: &str| layout::uses_module(&body, name);
+    // isort's sections: the standard library, then the third-party packages.
+    let sections: Vec<String> = [&["typing"][..], &["concord_runtime", "pydantic"]]
+        .iter()
+        .map(|section| section.iter().filter(|name| used(name)).map(|name| format!("import {name}\n")).collect())
+        .filter(|section: &String| !section.is_empty())
+        .collect();
+    out.push_str(&sections.join("\n"));
     // isort's spacing: one blank line before a statement, two before a class.
     out.push_str(if blocks[0].starts_with("class ") { "\n\n" } else { "\n" });
-    out.push_str(&blocks.join("\n\n"));
+    out.push_str(&body);
     out
 }
 
@@ -103,81 +116,74 @@ fn is_class(model: &Model, id: TypeId) -> bool {
     def.is_root || matches!(def.kind, TypeKind::Struct(_))
 }
 
-fn escape_text(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        escape_into(&mut out, c);
-    }
-    out
-}
-
 /// One type's top-level block: a `typing.Literal` alias, a class, or a type
 /// alias. `pending` holds the types not defined yet where it stands.
 fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
     let def = model.get(id);
+    let pending: Vec<String> = pending.iter().map(|id| class_name(model, *id)).collect();
+    let pending = &pending[..];
     match &def.kind {
         TypeKind::Enum(_) | TypeKind::Alias(_) | TypeKind::Union(_) if def.is_root => root_class(model, id, def, pending),
         TypeKind::Union(body) => {
-            format!("{}: typing.TypeAlias = {}\n", class_name(model, id), union_type(model, body, pending)) + &docstring(&def.doc, "")
+            assignment(0, &class_name(model, id), Some("typing.TypeAlias"), Some(&union_type(model, body, pending))) + &docstring(&def.doc, "")
         }
         TypeKind::Enum(values) => {
             let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
-            let head = format!("{} = typing.Literal[", class_name(model, id));
-            call(&head, &values, "]", "") + &docstring(&def.doc, "")
+            let literal = format!("typing.Literal[{}]", values.join(", "));
+            assignment(0, &class_name(model, id), None, Some(&literal)) + &docstring(&def.doc, "")
         }
         TypeKind::Struct(body) => class(model, id, def, body, pending),
         TypeKind::Alias(shape) => {
             // `TypeAlias`: mypy reads `X = None` as a variable, not as the type of null.
-            format!("{}: typing.TypeAlias = {}\n", class_name(model, id), python_type(model, shape)) + &docstring(&def.doc, "")
+            assignment(0, &class_name(model, id), Some("typing.TypeAlias"), Some(&python_type(model, shape))) + &docstring(&def.doc, "")
         }
     }
 }
 
 /// A registry root that is not an object type: a `RootModel`, so that it
 /// is a record of its own.
-fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> String {
+fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> String {
     let inner = match &def.kind {
         TypeKind::Enum(values) => {
             let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
             format!("typing.Literal[{}]", values.join(", "))
         }
-        TypeKind::Alias(shape) => quoted_if(python_type(model, shape), shape, pending),
+        TypeKind::Alias(shape) => layout::quote_pending(&python_type(model, shape), pending),
         TypeKind::Union(body) => union_type(model, body, pending),
         TypeKind::Struct(_) => unreachable!("object roots are models"),
     };
-    let mut out = format!("class {}(concord_runtime.RootModel[{inner}]):\n", class_name(model, id));
+    let mut out = layout::class_head(&class_name(model, id), &format!("concord_runtime.RootModel[{inner}]"));
     if def.doc.is_some() {
         out.push_str(&docstring(&def.doc, "    "));
         out.push('\n');
     }
-    let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
-    let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
-    out.push_str(&assertion(model, def));
+    out.push_str(&record_constants(model, def));
     out
 }
 
-/// The class attribute that has `from_json` check a record against its
-/// place in the pinned schema, in a module whose schema needs the engine.
-fn assertion(model: &Model, def: &TypeDef) -> String {
-    match model.modules[def.module].asserted {
-        Some(_) => format!(
-            "    ASSERTION: typing.ClassVar[concord_runtime.Assertion | None] = concord_runtime.Assertion(_PINNED_SCHEMA, {})\n",
-            string_literal(&def.origin.pointer)
-        ),
-        None => String::new(),
+/// The `NAME` and `SCHEMA_DIGEST` of a record class, and, in a module whose
+/// schema needs the assertion engine, the `ASSERTION` that has `from_json`
+/// check a record against its place in the pinned schema.
+fn record_constants(model: &Model, def: &TypeDef) -> String {
+    let constant = |name: &str, value: &str| assignment(4, name, Some("typing.ClassVar[str]"), Some(&string_literal(value)));
+    let mut out = constant("NAME", &def.name) + &constant("SCHEMA_DIGEST", &def.schema_digest);
+    if model.modules[def.module].asserted.is_some() {
+        let value = format!("concord_runtime.Assertion(_PINNED_SCHEMA, {})", string_literal(&def.origin.pointer));
+        out.push_str(&assignment(4, "ASSERTION", Some("typing.ClassVar[concord_runtime.Assertion | None]"), Some(&value)));
     }
+    out
 }
 
 /// A union as pydantic's tagged union: a callable discriminator from the
 /// runtime reads the tag (or the JSON type) as the Rust bindings do, and
 /// each branch carries its key as a `pydantic.Tag`, marked so that the
 /// runtime leaves it out of a refusal's JSON pointer.
-fn union_type(model: &Model, body: &Union, pending: &[TypeId]) -> String {
+fn union_type(model: &Model, body: &Union, pending: &[String]) -> String {
     let branches: Vec<String> = body
         .branches
         .iter()
         .map(|branch| {
-            let ty = quoted_if(python_type(model, &branch.shape), &branch.shape, pending);
+            let ty = layout::quote_pending(&python_type(model, &branch.shape), pending);
             format!("typing.Annotated[{ty}, pydantic.Tag({})]", string_literal(&format!("{TAG_MARK}{}", branch.key)))
         })
         .collect();
@@ -188,7 +194,8 @@ fn union_type(model: &Model, body: &Union, pending: &[TypeId]) -> String {
         Choice::JsonType => format!("concord_runtime.unions.json_type(({keys}))"),
         Choice::Undecided { .. } => unreachable!("lower decides every union"),
     };
-    format!("typing.Annotated[typing.Union[{}], pydantic.Discriminator({discriminator})]", branches.join(", "))
+    // Each branch inside `Annotated`, so that a quoted forward reference never stands beside `|`.
+    format!("typing.Annotated[{}, pydantic.Discriminator({discriminator})]", branches.join(" | "))
 }
 
 /// What marks a branch's `pydantic.Tag` (`concord_runtime.unions.MARK`).
@@ -208,23 +215,8 @@ fn alias_ranks(model: &Model) -> Vec<usize> {
     rank
 }
 
-/// `head` + comma-separated `items` + `tail` on one line when it fits in
-/// [`LINE_WIDTH`], else one item per line with a trailing comma (the layout
-/// `ruff format` keeps).
-fn call(head: &str, items: &[String], tail: &str, indent: &str) -> String {
-    let one_line = format!("{indent}{head}{}{tail}", items.join(", "));
-    if one_line.len() <= LINE_WIDTH && !items.is_empty() {
-        return one_line + "\n";
-    }
-    let mut out = format!("{indent}{head}\n");
-    for item in items {
-        out.push_str(&format!("{indent}    {item},\n"));
-    }
-    out + indent + tail + "\n"
-}
-
-fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[TypeId]) -> String {
-    let mut out = format!("class {}(concord_runtime.Model):\n", class_name(model, id));
+fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[String]) -> String {
+    let mut out = layout::class_head(&class_name(model, id), "concord_runtime.Model");
     if def.doc.is_some() {
         out.push_str(&docstring(&def.doc, "    "));
         out.push('\n');
@@ -237,10 +229,8 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Typ
     // pydantic warns at import when a field starts like its own methods
     // (`model_dump_x`); the exact names are escaped (`ident::field`).
     let protected = if body.fields.iter().any(|f| ident::field(&f.word).starts_with("model_")) { ", protected_namespaces=()" } else { "" };
-    let _ = writeln!(out, "    model_config = pydantic.ConfigDict(extra={}{protected})", string_literal(extra));
-    let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
-    let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
-    out.push_str(&assertion(model, def));
+    out.push_str(&assignment(4, "model_config", None, Some(&format!("pydantic.ConfigDict(extra={}{protected})", string_literal(extra)))));
+    out.push_str(&record_constants(model, def));
     for field in &body.fields {
         out.push('\n');
         out.push_str(&field_lines(model, field, pending));
@@ -255,17 +245,15 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Typ
         }
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {
-        let _ = write!(
-            out,
-            "\n    __pydantic_extra__: {} = pydantic.Field(init=False)\n",
-            quoted_if(format!("dict[str, {}]", python_type(model, shape)), shape, pending)
-        );
+        let annotation = layout::quote_pending(&format!("dict[str, {}]", python_type(model, shape)), pending);
+        out.push('\n');
+        out.push_str(&assignment(4, "__pydantic_extra__", Some(&annotation), Some("pydantic.Field(init=False)")));
         out.push_str(&docstring(&Some("Entries beyond the declared properties (`additionalProperties`), in the order read.".into()), "    "));
     }
     out
 }
 
-fn field_lines(model: &Model, field: &Field, pending: &[TypeId]) -> String {
+fn field_lines(model: &Model, field: &Field, pending: &[String]) -> String {
     let name = ident::field(&field.word);
     let ty = python_type(model, &field.shape);
     let alias = (name != field.json_name).then(|| format!("alias={}", string_literal(&field.json_name)));
@@ -277,23 +265,15 @@ fn field_lines(model: &Model, field: &Field, pending: &[TypeId]) -> String {
         // Absent stays absent; an explicit null is refused.
         (false, false) => (format!("concord_runtime.NotNull[{ty}]"), Some(default_none(alias))),
     };
-    let annotation = quoted_if(annotation, &field.shape, pending);
-    let mut out = match arguments {
-        None => format!("    {name}: {annotation}\n"),
-        Some(arguments) if arguments == ["default=None"] => format!("    {name}: {annotation} = None\n"),
-        Some(arguments) => call(&format!("{name}: {annotation} = pydantic.Field("), &arguments, ")", "    "),
+    let annotation = layout::quote_pending(&annotation, pending);
+    let value = match arguments {
+        None => None,
+        Some(arguments) if arguments == ["default=None"] => Some("None".to_owned()),
+        Some(arguments) => Some(format!("pydantic.Field({})", arguments.join(", "))),
     };
+    let mut out = assignment(4, &name, Some(&annotation), value.as_deref());
     out.push_str(&docstring(&field.doc, "    "));
     out
-}
-
-/// A forward reference (a string annotation) when `shape` names a type not
-/// defined yet.
-fn quoted_if(annotation: String, shape: &Shape, pending: &[TypeId]) -> String {
-    match shape.named() {
-        Some(id) if pending.contains(&id) => string_literal(&annotation),
-        _ => annotation,
-    }
 }
 
 fn default_none(alias: Option<String>) -> Vec<String> {
@@ -401,19 +381,22 @@ fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// A Python string literal that holds `text` exactly; nothing in `text` can
-/// end it early.
+/// end it early. Double quotes unless single ones need fewer escapes, as
+/// `ruff format` prefers.
 fn string_literal(text: &str) -> String {
+    let quote = if text.matches('"').count() > text.matches('\'').count() { '\'' } else { '"' };
     let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
+    out.push(quote);
     for c in text.chars() {
-        escape_into(&mut out, c);
+        match c {
+            '"' | '\'' if c != quote => out.push(c),
+            '\'' => out.push_str("\\'"),
+            c => escape_into(&mut out, c),
+        }
     }
-    out.push('"');
+    out.push(quote);
     out
 }
-
-/// Longest generated line (ruff's E501 at the repository's setting).
-const LINE_WIDTH: usize = 120;
 
 /// A docstring: triple-quoted, wrapped to [`LINE_WIDTH`], newlines kept,
 /// everything else that could close or bend the literal escaped.
