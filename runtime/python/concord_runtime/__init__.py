@@ -14,8 +14,19 @@ except ImportError as error:  # a broken install, named plainly
     ) from error
 from concord_runtime import checks
 from concord_runtime._json import RecordError, dumps
-from concord_runtime._model import Int64, Model, NotNull, RootModel
+from concord_runtime._model import Int64, Model, NotNull, OpenEnum, RootModel
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.strict import JsonError
 
-__all__ = ["CanonicalError", "Int64", "JsonError", "Model", "NotNull", "RecordError", "RootModel", "checks", "dumps"]
+__all__ = [
+    "CanonicalError",
+    "Int64",
+    "JsonError",
+    "Model",
+    "NotNull",
+    "OpenEnum",
+    "RecordError",
+    "RootModel",
+    "checks",
+    "dumps",
+]
