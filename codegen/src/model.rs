@@ -73,6 +73,21 @@ pub enum TypeKind {
     /// Another name for a shape (a `$defs` entry that is not an object with
     /// properties, e.g. a typed map or a string).
     Alias(Shape),
+    /// A string `enum` with `"x-open-enum": true` (docs/extensions.md).
+    OpenEnum(OpenEnum),
+    /// A string with `"x-typed-id": prefix`: only `<prefix>_<lowercase
+    /// UUIDv7>` is read (docs/extensions.md). Holds the prefix.
+    TypedId(String),
+}
+
+/// An enum that also keeps any other string, and writes it back unchanged.
+#[derive(Clone, Debug)]
+pub struct OpenEnum {
+    /// The known values, in schema order.
+    pub values: Vec<EnumValue>,
+    /// PascalCase name of the variant that holds any other string:
+    /// `Unrecognized`, unless a known value's word is that already.
+    pub catch_all: String,
 }
 
 #[derive(Clone, Debug)]
@@ -178,6 +193,7 @@ impl Shape {
                 Shape::Named(id) => match &model.get(*id).kind {
                     TypeKind::Alias(aliased) => shape = aliased,
                     TypeKind::Struct(_) | TypeKind::Enum(_) => return false,
+                    TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => return false,
                 },
                 _ => return false,
             }
@@ -211,6 +227,7 @@ impl Model {
             }
             TypeKind::Alias(shape) => shape.named().into_iter().collect(),
             TypeKind::Enum(_) => vec![],
+            TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => vec![],
         }
     }
 }

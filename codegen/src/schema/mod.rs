@@ -27,7 +27,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-pub use keywords::GROWTH_POINT;
+pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
@@ -64,6 +64,8 @@ enum Read {
     Shape(Shape),
     /// `type: [X, "null"]`.
     Nullable(Box<Read>),
+    /// Another named type of its own (an open enum, a typed id).
+    Kind(TypeKind),
 }
 
 /// One schema object, and which of its keywords a family has read.
@@ -194,6 +196,7 @@ impl Reader {
             Some(Read::Struct(body)) => TypeKind::Struct(body),
             Some(Read::Enum(values)) => TypeKind::Enum(values),
             Some(Read::Shape(shape)) => TypeKind::Alias(shape),
+            Some(Read::Kind(kind)) => kind,
             Some(Read::Nullable(inner)) => match *inner {
                 Read::Shape(shape) => TypeKind::Alias(Shape::Nullable(Box::new(shape))),
                 inner => {
@@ -203,6 +206,7 @@ impl Reader {
                     self.model.types[inner_id.0].kind = match inner {
                         Read::Struct(body) => TypeKind::Struct(body),
                         Read::Enum(values) => TypeKind::Enum(values),
+                        Read::Kind(kind) => kind,
                         _ => unreachable!("read nests Nullable once"),
                     };
                     TypeKind::Alias(Shape::Nullable(Box::new(Shape::Named(inner_id))))
@@ -234,6 +238,7 @@ impl Reader {
             Read::Struct(body) => reader.named(doc, schema, pointer, hint, TypeKind::Struct(body)),
             Read::Enum(values) => reader.named(doc, schema, pointer, hint, TypeKind::Enum(values)),
             Read::Shape(shape) => shape,
+            Read::Kind(kind) => reader.named(doc, schema, pointer, hint, kind),
             Read::Nullable(_) => unreachable!("read nests Nullable once"),
         };
         Some(match read {
@@ -289,15 +294,17 @@ impl Reader {
         let (base, nullable) = self.declared_type(doc.file, schema)?;
         if schema.has("enum") || schema.has("const") {
             let values = self.enum_values(doc.file, schema, base.as_deref(), nullable)?;
-            return Some(Read::Enum(values));
+            return self.enumeration(doc.file, schema, values);
         }
         self.misplaced(doc.file, schema, base.as_deref());
+        self.misplaced_extensions(doc.file, schema, base.as_deref())?;
         let read = match base.as_deref() {
             None => Read::Shape(Shape::Any),
             Some("null") => Read::Shape(Shape::Null),
             Some("boolean") => Read::Shape(Shape::Bool),
             Some("integer") => Read::Shape(self.integer(doc.file, schema)),
             Some("number") => Read::Shape(self.number(doc.file, schema)),
+            Some("string") if schema.has(TYPED_ID) => self.typed_id(doc.file, schema)?,
             Some("string") => Read::Shape(self.string(doc.file, schema)),
             Some("array") => Read::Shape(self.array(doc, schema, hint)?),
             Some("object") => self.object(doc, schema, hint)?,

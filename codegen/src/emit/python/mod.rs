@@ -3,7 +3,7 @@
 
 pub mod ident;
 
-use crate::model::{self, Check, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use crate::model::{self, Check, Field, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use std::fmt::Write as _;
 
 /// The package's files: (path inside the package folder, contents): a
@@ -118,6 +118,12 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
             let head = format!("{} = typing.Literal[", class_name(model, id));
             call(&head, &values, "]", "") + &docstring(&def.doc, "")
         }
+        TypeKind::OpenEnum(_) | TypeKind::TypedId(_) if def.is_root => root_class(model, id, def, pending),
+        TypeKind::OpenEnum(open) => open_enum_alias(&class_name(model, id), open) + &docstring(&def.doc, ""),
+        TypeKind::TypedId(prefix) => {
+            let head = format!("{}: typing.TypeAlias = typing.Annotated[", class_name(model, id));
+            call(&head, &["str".to_owned(), typed_id_validator(prefix)], "]", "") + &docstring(&def.doc, "")
+        }
         TypeKind::Struct(body) => class(model, id, def, body, pending),
         TypeKind::Alias(shape) => {
             // `TypeAlias`: mypy reads `X = None` as a variable, not as the type of null.
@@ -135,6 +141,8 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> S
             format!("typing.Literal[{}]", values.join(", "))
         }
         TypeKind::Alias(shape) => quoted_if(python_type(model, shape), shape, pending),
+        TypeKind::OpenEnum(open) => format!("concord_runtime.OpenEnum[{}]", literal(&open.values)),
+        TypeKind::TypedId(prefix) => format!("typing.Annotated[str, {}]", typed_id_validator(prefix)),
         TypeKind::Struct(_) => unreachable!("object roots are models"),
     };
     let mut out = format!("class {}(concord_runtime.RootModel[{inner}]):\n", class_name(model, id));
@@ -145,6 +153,35 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[TypeId]) -> S
     let _ = writeln!(out, "    NAME: typing.ClassVar[str] = {}", string_literal(&def.name));
     let _ = writeln!(out, "    SCHEMA_DIGEST: typing.ClassVar[str] = {}", string_literal(&def.schema_digest));
     out
+}
+
+/// An open enum (`"x-open-enum": true`): any string, the known ones listed
+/// (`concord_runtime.OpenEnum[typing.Literal[...]]`); a value is the `str`
+/// read, known or not, so it is written back unchanged. Laid out as `ruff
+/// format` would.
+fn open_enum_alias(name: &str, open: &OpenEnum) -> String {
+    let head = format!("{name}: typing.TypeAlias = concord_runtime.OpenEnum[");
+    let one_line = format!("{head}{}]", literal(&open.values));
+    if one_line.len() <= LINE_WIDTH {
+        return one_line + "\n";
+    }
+    let inner = format!("    {}", literal(&open.values));
+    if inner.len() <= LINE_WIDTH {
+        return format!("{head}\n{inner}\n]\n");
+    }
+    let values: Vec<String> = open.values.iter().map(|v| string_literal(&v.value)).collect();
+    format!("{head}\n{}]\n", call("typing.Literal[", &values, "]", "    "))
+}
+
+/// `typing.Literal[...]` of enum values, on one line.
+fn literal(values: &[model::EnumValue]) -> String {
+    let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
+    format!("typing.Literal[{}]", values.join(", "))
+}
+
+/// The validator of a typed id (`"x-typed-id": prefix`), the Rust runtime's check.
+fn typed_id_validator(prefix: &str) -> String {
+    format!("pydantic.AfterValidator(concord_runtime.checks.typed_id({}))", string_literal(prefix))
 }
 
 /// Each alias's position in an order where every alias comes after the
