@@ -27,6 +27,13 @@ pub fn check(model: &Model) -> Result<(), Errors> {
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
             TypeKind::Union(_) => {}
+            TypeKind::OpenEnum(open) => {
+                // The catch-all's word is chosen apart from the values' words.
+                let at = def.origin.pointer.as_str();
+                let variants = open.values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
+                collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
+            }
+            TypeKind::TypedId(_) => {}
             TypeKind::Alias(_) => {
                 if self_containing[id.0] {
                     errors.push(

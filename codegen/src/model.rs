@@ -80,6 +80,11 @@ pub enum TypeKind {
     /// `oneOf`/`anyOf` (or a `type` list): one of several branches, chosen
     /// the same way in both languages (see [`Choice`]).
     Union(Union),
+    /// A string `enum` with `"x-open-enum": true` (docs/extensions.md).
+    OpenEnum(OpenEnum),
+    /// A string with `"x-typed-id": prefix`: only `<prefix>_<lowercase
+    /// UUIDv7>` is read (docs/extensions.md). Holds the prefix.
+    TypedId(String),
 }
 
 #[derive(Clone, Debug)]
@@ -113,6 +118,16 @@ pub enum Choice {
     /// The branches have distinct JSON types: the value's type picks (an
     /// integer goes to the `number` branch when there is no `integer` one).
     JsonType,
+}
+
+/// An enum that also keeps any other string, and writes it back unchanged.
+#[derive(Clone, Debug)]
+pub struct OpenEnum {
+    /// The known values, in schema order.
+    pub values: Vec<EnumValue>,
+    /// PascalCase name of the variant that holds any other string:
+    /// `Unrecognized`, unless a known value's word is that already.
+    pub catch_all: String,
 }
 
 #[derive(Clone, Debug)]
@@ -219,6 +234,7 @@ impl Shape {
                     TypeKind::Alias(aliased) => shape = aliased,
                     TypeKind::Union(union) => return union.branches.iter().any(|branch| branch.key == "null"),
                     TypeKind::Struct(_) | TypeKind::Enum(_) => return false,
+                    TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => return false,
                 },
                 _ => return false,
             }
@@ -253,6 +269,7 @@ impl Model {
             TypeKind::Alias(shape) => shape.named().into_iter().collect(),
             TypeKind::Union(union) => union.branches.iter().filter_map(|branch| branch.shape.named()).collect(),
             TypeKind::Enum(_) => vec![],
+            TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => vec![],
         }
     }
 }

@@ -328,3 +328,62 @@ fn all_of_parts_that_conflict_are_refused() {
         ],
     );
 }
+
+#[test]
+fn open_enums_and_typed_ids_are_refused_where_they_cannot_apply() {
+    let registry = Registry::new(&[(
+        "Root",
+        object(json!({
+            "a": {"type": "string", "x-open-enum": true},
+            "b": {"type": "integer", "enum": [1], "x-open-enum": true},
+            "c": {"type": "string", "enum": ["x"], "x-open-enum": "yes"},
+            "d": {"type": "string", "const": "x", "x-open-enum": true},
+            "e": {"type": "integer", "x-typed-id": "run"},
+            "f": {"x-typed-id": "run"},
+            "g": {"type": "string", "x-typed-id": "Run"},
+            "h": {"type": "string", "x-typed-id": "run\"); evil(\""},
+            "i": {"type": "string", "x-typed-id": ""},
+            "j": {"type": "string", "x-typed-id": 7},
+            "k": {"type": "string", "x-typed-id": "run_"},
+            "l": {"type": "string", "x-typed-id": "run", "pattern": "^run_"},
+            "m": {"type": "string", "enum": ["x"], "x-typed-id": "run"},
+            "n": {"type": "object", "x-open-enum": true},
+            "o": {"type": "string", "enum": ["x"], "x-open-enums": true}
+        })),
+    )]);
+    let errors = registry.errors();
+    assert_has(
+        &errors,
+        &[
+            "root.schema.json at /properties/a/x-open-enum: `x-open-enum` opens a string `enum`, and this schema has no `enum`",
+            "root.schema.json at /properties/b/x-open-enum: `x-open-enum` opens a string `enum`",
+            "root.schema.json at /properties/c/x-open-enum: `x-open-enum` must be true or false, not \"yes\"",
+            "root.schema.json at /properties/d/x-open-enum: `x-open-enum` opens an `enum`, and a `const` is one fixed value",
+            "root.schema.json at /properties/e/x-typed-id: `x-typed-id` applies to strings (`\"type\": \"string\"`), not to `\"type\": \"integer\"`",
+            "root.schema.json at /properties/f/x-typed-id: `x-typed-id` applies to strings (`\"type\": \"string\"`), not to a schema without `type`",
+            "root.schema.json at /properties/g/x-typed-id: `x-typed-id` prefix \"Run\" is refused: a prefix is a lowercase identifier",
+            "root.schema.json at /properties/h/x-typed-id: `x-typed-id` prefix \"run\\\"); evil(\\\"\" is refused",
+            "root.schema.json at /properties/i/x-typed-id: `x-typed-id` prefix \"\" is refused",
+            "root.schema.json at /properties/j/x-typed-id: `x-typed-id` must be a string, the ids' prefix (such as \"run\"), not 7",
+            "root.schema.json at /properties/k/x-typed-id: `x-typed-id` prefix \"run_\" is refused",
+            "root.schema.json at /properties/l/pattern: `pattern` cannot stand beside `x-typed-id`",
+            "root.schema.json at /properties/m/x-typed-id: `x-typed-id` cannot stand beside `enum` or `const`",
+            "root.schema.json at /properties/n/x-open-enum: `x-open-enum` opens a string `enum`, and this schema has no `enum`",
+            "root.schema.json at /properties/o/x-open-enums: `x-open-enums` is refused: an unknown extension keyword",
+        ],
+    );
+}
+
+#[test]
+fn an_open_enum_value_named_like_the_catch_all_moves_the_catch_all() {
+    let mut schema = object(json!({"s": {"type": "string", "enum": ["unrecognized", "unrecognized_value", "ok"], "x-open-enum": true}}));
+    schema["required"] = json!(["s"]);
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = serde_json::to_vec_pretty(&schema).unwrap();
+    std::fs::write(dir.path().join("root.schema.json"), &bytes).unwrap();
+    let index = json!({"format": 1, "schemas": [{"name": "Root", "path": "root.schema.json", "digest": digest(&bytes)}]});
+    std::fs::write(dir.path().join("registry.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+    let model = concord_codegen::load(dir.path()).expect("an open enum with such values is accepted");
+    let rust = concord_codegen::emit::rust::module(&model);
+    assert!(rust.contains("Unrecognized,") && rust.contains("UnrecognizedValue,") && rust.contains("UnrecognizedValue2(String)"), "{rust}");
+}

@@ -1,7 +1,8 @@
-//! `enum` and `const`: a closed set of strings becomes an enum type.
+//! `enum` and `const`: a closed set of strings becomes an enum type; with
+//! `"x-open-enum": true`, an enum that also keeps any other string.
 
-use super::{Keywords, Reader};
-use crate::model::EnumValue;
+use super::{Keywords, Read, Reader, OPEN_ENUM, TYPED_ID};
+use crate::model::{EnumValue, OpenEnum, TypeKind};
 use crate::names;
 use serde_json::Value;
 use std::path::Path;
@@ -45,4 +46,64 @@ impl Reader {
         }
         Some(Some((values, null)))
     }
+
+    /// The enum `values` make, closed or (with `x-open-enum`) open.
+    pub(super) fn enumeration(&mut self, file: &Path, schema: &Keywords, values: Vec<EnumValue>) -> Option<Read> {
+        if schema.take(TYPED_ID).is_some() {
+            self.errors.push(
+                file,
+                schema.at(TYPED_ID),
+                format!("`{TYPED_ID}` cannot stand beside `enum` or `const`: a typed id is any `<prefix>_<UUIDv7>`, an enum a list of strings"),
+            );
+            return None;
+        }
+        let open = match schema.take(OPEN_ENUM) {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(other) => {
+                self.errors.push(file, schema.at(OPEN_ENUM), format!("`{OPEN_ENUM}` must be true or false, not {other}"));
+                return None;
+            }
+        };
+        if !open {
+            return Some(Read::Enum(values));
+        }
+        if schema.has("const") {
+            self.errors.push(
+                file,
+                schema.at(OPEN_ENUM),
+                format!("`{OPEN_ENUM}` opens an `enum`, and a `const` is one fixed value: write `\"enum\": [...]` to list the known values"),
+            );
+            return None;
+        }
+        let catch_all = catch_all(&values);
+        Some(Read::Kind(TypeKind::OpenEnum(OpenEnum { values, catch_all })))
+    }
+
+    /// Refuses concord's string keywords where they cannot apply: an
+    /// `x-open-enum` without `enum`, an `x-typed-id` on what is not a string.
+    pub(super) fn misplaced_extensions(&mut self, file: &Path, schema: &Keywords, base: Option<&str>) -> Option<()> {
+        let mut misplaced = false;
+        if schema.take(OPEN_ENUM).is_some() {
+            self.errors.push(file, schema.at(OPEN_ENUM), format!("`{OPEN_ENUM}` opens a string `enum`, and this schema has no `enum`"));
+            misplaced = true;
+        }
+        if base != Some("string") && schema.take(TYPED_ID).is_some() {
+            let what = base.map_or_else(|| "a schema without `type`".to_owned(), |base| format!("`\"type\": \"{base}\"`"));
+            self.errors.push(file, schema.at(TYPED_ID), format!("`{TYPED_ID}` applies to strings (`\"type\": \"string\"`), not to {what}"));
+            misplaced = true;
+        }
+        (!misplaced).then_some(())
+    }
+}
+
+/// The open enum's catch-all variant: `Unrecognized`, or, when a known
+/// value already takes that word, the first of `UnrecognizedValue`,
+/// `UnrecognizedValue2`, ... no known value takes.
+fn catch_all(values: &[EnumValue]) -> String {
+    let taken = |word: &str| values.iter().any(|value| value.word == word);
+    std::iter::once("Unrecognized".to_owned())
+        .chain((1..).map(|n: usize| if n == 1 { "UnrecognizedValue".to_owned() } else { format!("UnrecognizedValue{n}") }))
+        .find(|word| !taken(word))
+        .expect("finitely many values take finitely many words")
 }

@@ -108,7 +108,7 @@ fn by_type(model: &Model, id: TypeId, exclusive: bool) -> Option<Vec<String>> {
             Shape::Map(_) => "object",
             Shape::Named(id) => match &model.get(*id).kind {
                 TypeKind::Struct(_) => "object",
-                TypeKind::Enum(_) => "string",
+                TypeKind::Enum(_) | TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => "string",
                 _ => return None,
             },
             Shape::Any | Shape::Nullable(_) | Shape::Checked(..) => return None,

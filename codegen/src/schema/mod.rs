@@ -30,7 +30,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-pub use keywords::GROWTH_POINT;
+pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
@@ -73,6 +73,8 @@ enum Read {
     Nullable(Box<Read>),
     /// `oneOf`/`anyOf` or a `type` list, its choice decided by `lower`.
     Union(Union),
+    /// Another named type of its own (an open enum, a typed id).
+    Kind(TypeKind),
 }
 
 /// One schema object, and which of its keywords a family has read.
@@ -208,6 +210,7 @@ impl Reader {
             Some(Read::Enum(values)) => TypeKind::Enum(values),
             Some(Read::Union(union)) => TypeKind::Union(union),
             Some(Read::Shape(shape)) => TypeKind::Alias(shape),
+            Some(Read::Kind(kind)) => kind,
             Some(Read::Nullable(inner)) => match *inner {
                 Read::Shape(shape) => TypeKind::Alias(Shape::Nullable(Box::new(shape))),
                 inner => {
@@ -218,6 +221,7 @@ impl Reader {
                         Read::Struct(body) => TypeKind::Struct(body),
                         Read::Enum(values) => TypeKind::Enum(values),
                         Read::Union(union) => TypeKind::Union(union),
+                        Read::Kind(kind) => kind,
                         _ => unreachable!("read nests Nullable once"),
                     };
                     TypeKind::Alias(Shape::Nullable(Box::new(Shape::Named(inner_id))))
@@ -250,6 +254,7 @@ impl Reader {
             Read::Enum(values) => reader.named(doc, schema, pointer, hint, TypeKind::Enum(values)),
             Read::Union(union) => reader.named(doc, schema, pointer, hint, TypeKind::Union(union)),
             Read::Shape(shape) => shape,
+            Read::Kind(kind) => reader.named(doc, schema, pointer, hint, kind),
             Read::Nullable(_) => unreachable!("read nests Nullable once"),
         };
         Some(match read {
@@ -318,7 +323,7 @@ impl Reader {
         if schema.has("enum") || schema.has("const") {
             match self.enum_values(doc.file, schema, base.as_deref(), nullable)? {
                 Some((values, null)) => {
-                    let read = Read::Enum(values);
+                    let read = self.enumeration(doc.file, schema, values)?;
                     return Some(if null { Read::Nullable(Box::new(read)) } else { read });
                 }
                 // Values of other types than strings: the engine checks them.
@@ -326,12 +331,14 @@ impl Reader {
             }
         }
         doc.engine |= self.misplaced(doc, schema, base.as_deref());
+        self.misplaced_extensions(doc.file, schema, base.as_deref())?;
         let read = match base.as_deref() {
             None => Read::Shape(Shape::Any),
             Some("null") => Read::Shape(Shape::Null),
             Some("boolean") => Read::Shape(Shape::Bool),
             Some("integer") => Read::Shape(self.integer(doc.file, schema)),
             Some("number") => Read::Shape(self.number(doc.file, schema)),
+            Some("string") if schema.has(TYPED_ID) => self.typed_id(doc.file, schema)?,
             Some("string") => Read::Shape(self.string(doc.file, schema)),
             Some("array") => Read::Shape(self.array(doc, schema, hint)?),
             Some("object") => self.object(doc, schema, hint)?,

@@ -1,8 +1,8 @@
 //! Strings, integers and numbers, with their assertions; and the rule for
 //! keywords of a type the schema does not have.
 
-use super::{Keywords, Reader};
-use crate::model::{Check, Shape};
+use super::{Keywords, Read, Reader, TYPED_ID};
+use crate::model::{Check, Shape, TypeKind};
 use serde_json::Value;
 use std::path::Path;
 
@@ -76,6 +76,41 @@ impl Reader {
             }
         }
         checked(Shape::String, checks)
+    }
+
+    /// `"x-typed-id": prefix` on a string: a typed id. The prefix lands in
+    /// generated code, so only a lowercase identifier is accepted.
+    pub(super) fn typed_id(&mut self, file: &Path, schema: &Keywords) -> Option<Read> {
+        let prefix = schema.take(TYPED_ID)?;
+        let mut refused = false;
+        for keyword in ["minLength", "maxLength", "pattern"] {
+            if schema.take(keyword).is_some() {
+                self.errors.push(
+                    file,
+                    schema.at(keyword),
+                    format!("`{keyword}` cannot stand beside `{TYPED_ID}`, which fixes the string's form (`<prefix>_<UUIDv7>`): remove it"),
+                );
+                refused = true;
+            }
+        }
+        match prefix.as_str() {
+            Some(prefix) if typed_id_prefix(prefix) => (!refused).then(|| Read::Kind(TypeKind::TypedId(prefix.to_owned()))),
+            Some(prefix) => {
+                self.errors.push(
+                    file,
+                    schema.at(TYPED_ID),
+                    format!(
+                        "`{TYPED_ID}` prefix {prefix:?} is refused: a prefix is a lowercase identifier (`[a-z][a-z0-9]*`, words joined by \
+                         single underscores, at most {MAX_PREFIX} characters), as it lands in generated code and in every id"
+                    ),
+                );
+                None
+            }
+            None => {
+                self.errors.push(file, schema.at(TYPED_ID), format!("`{TYPED_ID}` must be a string, the ids' prefix (such as \"run\"), not {prefix}"));
+                None
+            }
+        }
     }
 
     pub(super) fn integer(&mut self, file: &Path, schema: &Keywords) -> Shape {
@@ -169,6 +204,16 @@ impl Reader {
             }
         }
     }
+}
+
+/// The longest `x-typed-id` prefix.
+const MAX_PREFIX: usize = 32;
+
+/// Whether `prefix` is `[a-z][a-z0-9]*(_[a-z0-9]+)*`, at most [`MAX_PREFIX`] long.
+fn typed_id_prefix(prefix: &str) -> bool {
+    prefix.len() <= MAX_PREFIX
+        && prefix.starts_with(|c: char| c.is_ascii_lowercase())
+        && prefix.split('_').all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
 fn clamp(value: f64) -> i64 {

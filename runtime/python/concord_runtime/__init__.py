@@ -14,7 +14,7 @@ except ImportError as error:  # a broken install, named plainly
     ) from error
 from concord_runtime import checks, unions
 from concord_runtime._json import RecordError, dumps
-from concord_runtime._model import Assertion, Int64, Model, NotNull, RootModel
+from concord_runtime._model import Assertion, Int64, Model, NotNull, OpenEnum, RootModel
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.strict import JsonError
 
@@ -25,6 +25,7 @@ __all__ = [
     "JsonError",
     "Model",
     "NotNull",
+    "OpenEnum",
     "RecordError",
     "RootModel",
     "checks",

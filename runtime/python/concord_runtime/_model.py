@@ -10,7 +10,7 @@ import pydantic_core
 from concord_runtime import _core, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
 
-__all__ = ["Assertion", "Int64", "Model", "NotNull", "RecordError", "RootModel"]
+__all__ = ["Assertion", "Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 
 T = TypeVar("T")
 
@@ -28,6 +28,23 @@ class _SafeInteger:
 Int64 = Annotated[int, _SafeInteger()]
 """A JSON integer within ±(2^53-1), the range the strict profile reads and both languages
 write: ``1.0``, ``"7"`` and ``true`` are refused."""
+
+
+class _AnyString:
+    """The core schema of :data:`OpenEnum`: any JSON string, kept as it is. The annotated
+    union only names the known values for readers and type checkers: validated as a union,
+    a refusal would point inside its first member instead of at the value."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: pydantic.GetCoreSchemaHandler
+    ) -> pydantic_core.CoreSchema:
+        return pydantic_core.core_schema.str_schema(strict=True)
+
+
+OpenEnum = Annotated[T | str, _AnyString()]
+"""An open enum (``"x-open-enum": true``), as ``OpenEnum[Literal["a", "b"]]``: any JSON string,
+the known ones listed; the value is the ``str`` read, written back unchanged. A number, an
+object, an array or ``null`` is refused, as in Rust."""
 
 
 def _refuse_null(value: Any) -> Any:

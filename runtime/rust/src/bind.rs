@@ -86,6 +86,69 @@ pub fn write_enum<S: Serializer, T: Enumeration>(value: T, serializer: S) -> Res
     serializer.serialize_str(T::VALUES[value.index()])
 }
 
+/// A generated open enum (`"x-open-enum": true`): known strings, and a
+/// catch-all variant that keeps any other string.
+pub trait OpenEnumeration: Clone + 'static {
+    /// Each known variant's JSON string, in declaration order.
+    const VALUES: &'static [&'static str];
+    /// The known variants, in the same order.
+    const KNOWN: &'static [Self];
+
+    /// The catch-all variant holding `value`, a string none of
+    /// [`VALUES`](Self::VALUES).
+    fn unrecognized(value: String) -> Self;
+
+    /// The string the value stands for: a known variant's, or the kept one.
+    fn as_str(&self) -> &str;
+}
+
+/// `Deserialize` for an [`OpenEnumeration`]: any string, nothing else; a
+/// known one is its variant, any other is kept as it was read.
+pub fn read_open_enum<'de, D: Deserializer<'de>, T: OpenEnumeration>(deserializer: D) -> Result<T, D::Error> {
+    struct OpenEnumVisitor<T>(PhantomData<T>);
+
+    impl<T: OpenEnumeration> OpenEnumVisitor<T> {
+        fn known(value: &str) -> Option<T> {
+            T::VALUES.iter().position(|candidate| *candidate == value).map(|index| T::KNOWN[index].clone())
+        }
+    }
+
+    impl<T: OpenEnumeration> Visitor<'_> for OpenEnumVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_str<E: de::Error>(self, value: &str) -> Result<T, E> {
+            Ok(Self::known(value).unwrap_or_else(|| T::unrecognized(value.to_owned())))
+        }
+
+        fn visit_string<E: de::Error>(self, value: String) -> Result<T, E> {
+            Ok(Self::known(&value).unwrap_or_else(|| T::unrecognized(value)))
+        }
+    }
+
+    deserializer.deserialize_str(OpenEnumVisitor(PhantomData))
+}
+
+/// `Serialize` for an [`OpenEnumeration`]: its string, a kept one unchanged.
+pub fn write_open_enum<S: Serializer, T: OpenEnumeration>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(value.as_str())
+}
+
+/// A typed id's string (`"x-typed-id": prefix`): a JSON string that is
+/// `<prefix>_<lowercase UUIDv7>`, refused with the message Python raises too.
+pub fn read_typed_id<'de, D: Deserializer<'de>>(deserializer: D, prefix: &str) -> Result<String, D::Error> {
+    let value = String::deserialize(deserializer)?;
+    typed_id(value, prefix).map_err(Failure::into_error)
+}
+
+/// `value` when it is a `<prefix>_<lowercase UUIDv7>` id, else the refusal.
+pub fn typed_id(value: String, prefix: &str) -> Result<String, Failure> {
+    crate::checks::typed_id(&value, prefix).map(|()| value)
+}
+
 /// An object key as read: borrowed from the input unless it held an escape.
 pub struct Key<'de>(Cow<'de, str>);
 

@@ -4,7 +4,7 @@
 pub mod ident;
 mod layout;
 
-use crate::model::{self, Check, Choice, Field, Model, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
+use crate::model::{self, Check, Choice, Field, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use layout::{assignment, LINE_WIDTH};
 use std::fmt::Write as _;
 
@@ -132,6 +132,12 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
             let literal = format!("typing.Literal[{}]", values.join(", "));
             assignment(0, &class_name(model, id), None, Some(&literal)) + &docstring(&def.doc, "")
         }
+        TypeKind::OpenEnum(_) | TypeKind::TypedId(_) if def.is_root => root_class(model, id, def, pending),
+        TypeKind::OpenEnum(open) => open_enum_alias(&class_name(model, id), open) + &docstring(&def.doc, ""),
+        TypeKind::TypedId(prefix) => {
+            let annotated = format!("typing.Annotated[str, {}]", typed_id_validator(prefix));
+            assignment(0, &class_name(model, id), Some("typing.TypeAlias"), Some(&annotated)) + &docstring(&def.doc, "")
+        }
         TypeKind::Struct(body) => class(model, id, def, body, pending),
         TypeKind::Alias(shape) => {
             // `TypeAlias`: mypy reads `X = None` as a variable, not as the type of null.
@@ -150,6 +156,8 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> S
         }
         TypeKind::Alias(shape) => layout::quote_pending(&python_type(model, shape), pending),
         TypeKind::Union(body) => union_type(model, body, pending),
+        TypeKind::OpenEnum(open) => format!("concord_runtime.OpenEnum[{}]", literal(&open.values)),
+        TypeKind::TypedId(prefix) => format!("typing.Annotated[str, {}]", typed_id_validator(prefix)),
         TypeKind::Struct(_) => unreachable!("object roots are models"),
     };
     let mut out = layout::class_head(&class_name(model, id), &format!("concord_runtime.RootModel[{inner}]"));
@@ -200,6 +208,24 @@ fn union_type(model: &Model, body: &Union, pending: &[String]) -> String {
 
 /// What marks a branch's `pydantic.Tag` (`concord_runtime.unions.MARK`).
 const TAG_MARK: &str = "\u{1}";
+
+/// An open enum (`"x-open-enum": true`): any string, the known ones listed
+/// (`concord_runtime.OpenEnum[typing.Literal[...]]`); a value is the `str`
+/// read, known or not, so it is written back unchanged.
+fn open_enum_alias(name: &str, open: &OpenEnum) -> String {
+    assignment(0, name, Some("typing.TypeAlias"), Some(&format!("concord_runtime.OpenEnum[{}]", literal(&open.values))))
+}
+
+/// `typing.Literal[...]` of enum values, on one line.
+fn literal(values: &[model::EnumValue]) -> String {
+    let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
+    format!("typing.Literal[{}]", values.join(", "))
+}
+
+/// The validator of a typed id (`"x-typed-id": prefix`), the Rust runtime's check.
+fn typed_id_validator(prefix: &str) -> String {
+    format!("pydantic.AfterValidator(concord_runtime.checks.typed_id({}))", string_literal(prefix))
+}
 
 /// Each alias's position in an order where every alias comes after the
 /// aliases it names (aliases never form a cycle on their own: see `check`).

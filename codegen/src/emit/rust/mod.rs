@@ -4,7 +4,7 @@
 
 pub mod ident;
 
-use crate::model::{Check, Choice, EnumValue, Model, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
+use crate::model::{Check, Choice, EnumValue, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -189,6 +189,16 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
             quote! { #enumeration #record }
         }
         TypeKind::Union(body) => union(model, id, def, body, boxed),
+        TypeKind::OpenEnum(open) => {
+            let record = if def.is_root { record(model, def, &name) } else { quote! {} };
+            let enumeration = open_enumeration(&name, doc, open);
+            quote! { #enumeration #record }
+        }
+        TypeKind::TypedId(prefix) => {
+            let record = if def.is_root { record(model, def, &name) } else { quote! {} };
+            let typed_id = typed_id(&name, doc, prefix);
+            quote! { #typed_id #record }
+        }
         TypeKind::Alias(shape) if def.is_root => newtype(model, id, def, shape, boxed),
         TypeKind::Alias(shape) => {
             let ty = rust_type(model, shape, None, boxed);
@@ -343,6 +353,87 @@ fn enumeration(name: &Ident, doc: TokenStream, values: &[EnumValue]) -> TokenStr
         impl ::concord_runtime::serde::Serialize for #name {
             fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 ::concord_runtime::bind::write_enum(*self, serializer)
+            }
+        }
+    }
+}
+
+/// An open enum (`"x-open-enum": true`): the known strings as variants, and
+/// a catch-all that keeps any other string; read from a string only.
+fn open_enumeration(name: &Ident, doc: TokenStream, open: &OpenEnum) -> TokenStream {
+    let variants: Vec<Ident> = open.values.iter().map(|value| Ident::new(&ident::type_name(&value.word), Span::call_site())).collect();
+    let json: Vec<&str> = open.values.iter().map(|value| value.value.as_str()).collect();
+    let variant_docs = json.iter().map(|value| docs(&Some(format!("`{}`", value.replace('`', "\\`")))));
+    let catch_all = Ident::new(&ident::type_name(&open.catch_all), Span::call_site());
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum #name {
+            #(#variant_docs #variants,)*
+            /// Any other string, kept as read and written back unchanged.
+            #catch_all(String),
+        }
+
+        impl ::concord_runtime::bind::OpenEnumeration for #name {
+            const VALUES: &'static [&'static str] = &[#(#json),*];
+            const KNOWN: &'static [Self] = &[#(Self::#variants),*];
+            fn unrecognized(value: String) -> Self {
+                Self::#catch_all(value)
+            }
+            fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#variants => #json,)*
+                    Self::#catch_all(value) => value,
+                }
+            }
+        }
+
+        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                ::concord_runtime::bind::read_open_enum(deserializer)
+            }
+        }
+
+        impl ::concord_runtime::serde::Serialize for #name {
+            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::concord_runtime::bind::write_open_enum(self, serializer)
+            }
+        }
+    }
+}
+
+/// A typed id (`"x-typed-id": prefix`): a string newtype that holds only
+/// `<prefix>_<lowercase UUIDv7>`, read from such a string only.
+fn typed_id(name: &Ident, doc: TokenStream, prefix: &str) -> TokenStream {
+    let new_doc = format!(" `value` as an id, if it is `{prefix}_` followed by a lowercase UUIDv7.");
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #name(String);
+
+        impl #name {
+            /// The ids' prefix, before `_` and the UUID (`x-typed-id`).
+            pub const PREFIX: &'static str = #prefix;
+
+            #[doc = #new_doc]
+            pub fn new(value: impl Into<String>) -> Result<Self, ::concord_runtime::bind::Failure> {
+                ::concord_runtime::bind::typed_id(value.into(), Self::PREFIX).map(Self)
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                ::concord_runtime::bind::read_typed_id(deserializer, Self::PREFIX).map(Self)
+            }
+        }
+
+        impl ::concord_runtime::serde::Serialize for #name {
+            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
             }
         }
     }
@@ -546,6 +637,7 @@ impl Components {
             TypeKind::Alias(shape) => inline(shape).into_iter().collect(),
             TypeKind::Union(union) => union.branches.iter().filter_map(|b| inline(&b.shape)).collect(),
             TypeKind::Enum(_) => vec![],
+            TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => vec![],
         };
         let mut component = vec![0; model.types.len()];
         for (number, members) in crate::model::components(model.types.len(), model.ids(), successors).iter().enumerate() {
