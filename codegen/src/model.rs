@@ -29,6 +29,8 @@ pub struct Module {
     /// every record type of the module is then also checked against its
     /// place in it by the assertion engine, in both languages.
     pub asserted: Option<String>,
+    /// The pinned schema text.
+    pub text: String,
 }
 
 /// An index into [`Model::types`].

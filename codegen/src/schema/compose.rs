@@ -28,20 +28,39 @@ impl Reader {
             self.errors.push(file, schema.at(keyword), format!("`{keyword}` must be a non-empty array of schemas"));
             return None;
         };
-        for sibling in schema.object.keys().filter(|k| !schema.taken.borrow().contains(k.as_str())) {
-            let annotation = super::keywords::lookup(sibling).is_none_or(|known| matches!(known.role, super::Role::Annotation(_) | super::Role::Refused(_)));
-            if !annotation && !matches!(sibling.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$anchor") {
-                self.errors.push(
-                    file,
-                    schema.at(sibling),
-                    format!("`{sibling}` beside `{keyword}` is not supported yet: move it into each branch"),
-                );
+        // Keywords beside the union apply to every branch: `{S, oneOf: [A, B]}`
+        // is `oneOf: [S and A, S and B]`, so each branch is read as the `allOf`
+        // of the siblings and itself. `unevaluated*` look across the branches:
+        // the engine checks those.
+        let mut siblings = Map::new();
+        for (sibling, value) in schema.object {
+            if schema.taken.borrow().contains(sibling.as_str()) || matches!(sibling.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$anchor") {
+                continue;
             }
+            let annotation = super::keywords::lookup(sibling).is_none_or(|known| matches!(known.role, super::Role::Annotation(_) | super::Role::Refused(_)));
+            if matches!(sibling.as_str(), "unevaluatedProperties" | "unevaluatedItems") {
+                doc.engine = true;
+            } else if !annotation {
+                siblings.insert(sibling.clone(), value.clone());
+            }
+        }
+        for keyword in schema.object.keys() {
+            schema.taken.borrow_mut().insert(keyword);
         }
         let mut shapes = Vec::new();
         for (index, branch) in branches.iter().enumerate() {
+            // A `false` branch matches nothing: the union is the same without it.
+            if *branch == Value::Bool(false) {
+                continue;
+            }
             let at = pointer_push(&schema.at(keyword), &index.to_string());
-            shapes.push(self.shape(doc, branch, &at, &format!("{hint}{}", index + 1))?);
+            let branch = if siblings.is_empty() { branch.clone() } else { serde_json::json!({"allOf": [Value::Object(siblings.clone()), branch]}) };
+            shapes.push(self.shape(doc, &branch, &at, &format!("{hint}{}", index + 1))?);
+        }
+        if shapes.is_empty() {
+            // Nothing matches: any value, which the engine refuses.
+            doc.engine = true;
+            return Some(Read::Shape(Shape::Any));
         }
         Some(union_of(shapes, exclusive))
     }
@@ -126,8 +145,18 @@ impl Reader {
             own.remove(keyword);
         }
         parts.push(own);
-        let merged = self.merge(file, schema.pointer, parts)?;
-        self.read(doc, &Value::Object(merged), schema.pointer, hint, false)
+        match merge(parts) {
+            Merged::Exact(merged) => self.read(doc, &Value::Object(merged), schema.pointer, hint, false),
+            // The engine checks what the merged type leaves out.
+            Merged::Looser(merged) => {
+                doc.engine = true;
+                self.read(doc, &Value::Object(merged), schema.pointer, hint, false)
+            }
+            Merged::Any => {
+                doc.engine = true;
+                Some(Read::Shape(Shape::Any))
+            }
+        }
     }
 
     /// A part's keywords, its own `allOf` parts and `$ref` target flattened in.
@@ -175,65 +204,82 @@ impl Reader {
         Some(())
     }
 
-    fn merge(&mut self, file: &std::path::Path, pointer: &str, parts: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
-        let declares_properties: Vec<bool> = parts.iter().map(|part| part.get("properties").is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))).collect();
-        let mut merged = Map::new();
-        let mut failed = false;
-        for (index, part) in parts.into_iter().enumerate() {
-            if part.get("additionalProperties") == Some(&Value::Bool(false))
-                && declares_properties.iter().enumerate().any(|(other, declares)| other != index && *declares)
-            {
-                self.errors.push(
-                    file,
-                    pointer,
-                    "an `allOf` part with `additionalProperties: false` refuses the properties the other parts declare; \
-                     close the merged type with `unevaluatedProperties: false` instead",
-                );
-                return None;
-            }
-            for (keyword, value) in part {
-                let Some(existing) = merged.get_mut(&keyword) else {
-                    merged.insert(keyword, value);
-                    continue;
-                };
-                match keyword.as_str() {
-                    "properties" => {
-                        let (Value::Object(existing), Value::Object(more)) = (existing, value) else { continue };
-                        for (name, schema) in more {
-                            match existing.get_mut(&name) {
-                                None => {
-                                    existing.insert(name, schema);
-                                }
-                                Some(first) if *first == schema => {}
-                                Some(first) => *first = serde_json::json!({"allOf": [first.take(), schema]}),
+}
+
+/// What merging `allOf` parts gave.
+enum Merged {
+    /// One schema meaning exactly what the parts mean together.
+    Exact(Map<String, Value>),
+    /// A schema that accepts at least what the parts do: some keyword had
+    /// different values in two parts (two `if`s, a part closed against the
+    /// others' properties); the engine checks the parts themselves.
+    Looser(Map<String, Value>),
+    /// Parts whose types conflict: any value, checked by the engine.
+    Any,
+}
+
+/// Keywords a merged type may leave to the engine when parts disagree on
+/// them: the type stays looser than the schema, never stricter.
+const LOOSENED: &[&str] = &[
+    "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "not", "if", "then", "else", "contains", "minContains",
+    "maxContains", "dependentRequired", "dependentSchemas", "propertyNames", "patternProperties", "prefixItems", "minLength",
+    "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+    "uniqueItems", "minProperties", "maxProperties", "enum", "const",
+];
+
+fn merge(parts: Vec<Map<String, Value>>) -> Merged {
+    let declares_properties: Vec<bool> = parts.iter().map(|part| part.get("properties").is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))).collect();
+    let mut merged = Map::new();
+    let mut loosened: Vec<String> = Vec::new();
+    for (index, mut part) in parts.into_iter().enumerate() {
+        // A part closed by `additionalProperties: false` refuses the other
+        // parts' properties: the merged type stays open, the engine refuses.
+        if part.get("additionalProperties") == Some(&Value::Bool(false)) && declares_properties.iter().enumerate().any(|(other, declares)| other != index && *declares) {
+            part.remove("additionalProperties");
+            loosened.push("additionalProperties".to_owned());
+        }
+        for (keyword, value) in part {
+            let Some(existing) = merged.get_mut(&keyword) else {
+                merged.insert(keyword, value);
+                continue;
+            };
+            match keyword.as_str() {
+                "properties" => {
+                    let (Value::Object(existing), Value::Object(more)) = (existing, value) else { return Merged::Any };
+                    for (name, schema) in more {
+                        match existing.get_mut(&name) {
+                            None => {
+                                existing.insert(name, schema);
                             }
+                            Some(first) if *first == schema => {}
+                            Some(first) => *first = serde_json::json!({"allOf": [first.take(), schema]}),
                         }
-                    }
-                    "required" => {
-                        let (Value::Array(existing), Value::Array(more)) = (existing, value) else { continue };
-                        for name in more {
-                            if !existing.contains(&name) {
-                                existing.push(name);
-                            }
-                        }
-                    }
-                    "x-growth-point" => *existing = Value::Bool(existing == &Value::Bool(true) || value == Value::Bool(true)),
-                    "title" | "description" | "$comment" | "examples" | "default" | "deprecated" | "readOnly" | "writeOnly" => {
-                        // The schema's own annotation (the last part) is the most specific.
-                        *existing = value;
-                    }
-                    _ if *existing == value => {}
-                    _ => {
-                        self.errors.push(
-                            file,
-                            pointer,
-                            format!("`allOf` parts give `{keyword}` different values: concord merges the parts of an `allOf` and refuses a conflict"),
-                        );
-                        failed = true;
                     }
                 }
+                "required" => {
+                    let (Value::Array(existing), Value::Array(more)) = (existing, value) else { return Merged::Any };
+                    for name in more {
+                        if !existing.contains(&name) {
+                            existing.push(name);
+                        }
+                    }
+                }
+                "x-growth-point" => *existing = Value::Bool(existing == &Value::Bool(true) || value == Value::Bool(true)),
+                "title" | "description" | "$comment" | "examples" | "default" | "deprecated" | "readOnly" | "writeOnly" => {
+                    // The schema's own annotation (the last part) is the most specific.
+                    *existing = value;
+                }
+                _ if *existing == value => {}
+                k if LOOSENED.contains(&k) => loosened.push(keyword),
+                _ => return Merged::Any,
             }
         }
-        (!failed).then_some(merged)
     }
+    if loosened.is_empty() {
+        return Merged::Exact(merged);
+    }
+    for keyword in &loosened {
+        merged.remove(keyword);
+    }
+    Merged::Looser(merged)
 }

@@ -19,6 +19,8 @@ impl Reader {
                 return None;
             }
             (Some(Value::Array(values)), None) if !values.is_empty() => ("enum", values.iter().collect()),
+            // An empty `enum` accepts nothing: the engine refuses every value.
+            (Some(Value::Array(_)), None) => return Some(None),
             (Some(_), None) => {
                 self.errors.push(file, schema.at("enum"), "`enum` must be a non-empty array");
                 return None;
@@ -41,7 +43,15 @@ impl Reader {
             if values.iter().any(|v| v.value == text) {
                 self.errors.push(file, at, format!("duplicate enum value {text:?}"));
             } else {
-                values.push(EnumValue { value: text.to_owned(), word: names::pascal(text, "V") });
+                // Two values may make one word (`a-b`, `a_b`): the later one is numbered.
+                let base = names::pascal(text, "V");
+                let mut word = base.clone();
+                let mut n = 2;
+                while values.iter().any(|v| v.word == word) {
+                    word = format!("{base}{n}");
+                    n += 1;
+                }
+                values.push(EnumValue { value: text.to_owned(), word });
             }
         }
         Some(Some((values, null)))

@@ -1,34 +1,30 @@
 //! Decisions taken once every type is read: how each union tells its
 //! branches apart. serde's untagged enums and pydantic's unions would each
 //! try the branches their own way (and pydantic's "smart" mode picks by
-//! exactness), so concord binds only unions where the value itself names its
-//! branch: by a tag property, or by its JSON type. Anything else is refused
-//! at generation time, with the reason.
+//! exactness), so concord types only unions where the value itself names
+//! its branch: by a tag property, or by its JSON type. Any other union is
+//! any JSON value, kept whole, which the assertion engine checks against
+//! the union in both languages.
 
-use crate::error::Errors;
 use crate::model::{Choice, Model, Shape, TypeId, TypeKind};
 use crate::names;
 use std::collections::BTreeSet;
 
 const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
-pub fn unions(model: &mut Model, errors: &mut Errors) {
+pub fn unions(model: &mut Model) {
     for id in model.ids().collect::<Vec<_>>() {
         let TypeKind::Union(union) = &model.get(id).kind else { continue };
         let Choice::Undecided { exclusive } = union.choice else { continue };
         let decided = tag(model, id).map(|(property, keys)| (Choice::Tag(property), keys)).or_else(|| by_type(model, id, exclusive).map(|keys| (Choice::JsonType, keys)));
         let def = model.get(id);
         let Some((choice, keys)) = decided else {
-            let keyword = if exclusive { "oneOf" } else { "anyOf" };
-            errors.push(
-                &def.origin.file,
-                &def.origin.pointer,
-                format!(
-                    "this `{keyword}` cannot be bound: concord binds a union whose branches are object types that each require \
-                     one property with its own constant string (a tag), or whose branches have distinct JSON types; \
-                     otherwise Rust and Python would each pick a branch their own way"
-                ),
-            );
+            // No branch can be named by the value: bound as any JSON value, kept
+            // whole, and the assertion engine checks it against the union.
+            let module = def.module;
+            model.types[id.0].kind = TypeKind::Alias(Shape::Any);
+            let module = &mut model.modules[module];
+            module.asserted = Some(module.text.clone());
             continue;
         };
         let TypeKind::Union(union) = &mut model.types[id.0].kind else { unreachable!() };

@@ -38,7 +38,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
     for schema in &registry.schemas {
         reader.file(schema);
     }
-    lower::unions(&mut reader.model, &mut reader.errors);
+    lower::unions(&mut reader.model);
     reader.errors.finish(reader.model)
 }
 
@@ -137,7 +137,7 @@ impl Reader {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
         let module = self.model.modules.len();
-        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None });
+        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned() });
         let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), pending: Vec::new(), engine: false };
         collect_anchors(&document, "", &mut doc.anchors);
 
@@ -194,8 +194,8 @@ impl Reader {
             next += 1;
         }
         if doc.engine {
-            // The strict reader accepted these bytes: they are UTF-8.
-            self.model.modules[module].asserted = Some(String::from_utf8_lossy(&schema.bytes).into_owned());
+            let module = &mut self.model.modules[module];
+            module.asserted = Some(module.text.clone());
         }
     }
 

@@ -66,9 +66,10 @@ impl Reader {
         }
 
         let Some(properties) = schema.take("properties") else {
+            // `required` without `properties`: keys the object must have, which
+            // the engine checks; the object itself is free-form data.
             if schema.take("required").is_some() {
-                self.errors.push(file, schema.at("required"), "`required` names properties, but there is no `properties`");
-                return None;
+                doc.engine = true;
             }
             return Some(match unknown_keys {
                 // A growth point with no properties: every key is kept.
@@ -84,7 +85,7 @@ impl Reader {
             self.errors.push(file, schema.at("properties"), "`properties` must be an object of schemas");
             return None;
         };
-        let required = self.required(file, schema, properties)?;
+        let required = self.required(file, schema, properties, &mut doc.engine)?;
         let mut fields = Vec::new();
         for (name, property) in properties {
             let at = pointer_push(&schema.at("properties"), name);
@@ -102,7 +103,9 @@ impl Reader {
         Some(Read::Struct(Struct { fields, unknown_keys, checks }))
     }
 
-    fn required<'a>(&mut self, file: &Path, schema: &Keywords<'a>, properties: &Map<String, Value>) -> Option<Vec<&'a str>> {
+    /// The declared properties `required` names; one it names without
+    /// declaring makes `engine` true (the engine checks the key is there).
+    fn required<'a>(&mut self, file: &Path, schema: &Keywords<'a>, properties: &Map<String, Value>, engine: &mut bool) -> Option<Vec<&'a str>> {
         let at = schema.at("required");
         let Some(required) = schema.take("required") else { return Some(vec![]) };
         let Some(items) = required.as_array() else {
@@ -114,10 +117,11 @@ impl Reader {
             let item_at = format!("{at}/{position}");
             match item.as_str() {
                 None => self.errors.push(file, item_at, "`required` entries must be strings"),
-                Some(name) if names.contains(&name) => self.errors.push(file, item_at, format!("{name:?} is listed twice")),
-                Some(name) if !properties.contains_key(name) => {
-                    self.errors.push(file, item_at, format!("required property {name:?} is not declared in `properties`"))
+                Some(name) if items[..position].iter().any(|earlier| earlier.as_str() == Some(name)) => {
+                    self.errors.push(file, item_at, format!("{name:?} is listed twice"))
                 }
+                // Required but not declared: the engine checks the key is there.
+                Some(name) if !properties.contains_key(name) => *engine = true,
                 Some(name) => names.push(name),
             }
         }
