@@ -316,7 +316,7 @@ fn survey_reports_each_schema_and_survives_a_failing_build() {
     let mut manifest = String::from("short_name\tdialect\tsource_repo\tpath_in_repo\n");
     let schemas = [
         ("good_one", serde_json::json!({"$schema": draft, "type": "object", "properties": {"a": {"type": "string"}}})),
-        ("refused_one", serde_json::json!({"$schema": draft, "type": "object", "properties": {"a": {"type": "string", "$dynamicRef": "#x"}}})),
+        ("refused_one", serde_json::json!({"$schema": draft, "type": "object", "properties": {"a": {"type": "string", "dependencies": {}}}})),
         ("poison", serde_json::json!({"$schema": draft, "type": "object", "properties": {"b": {"type": "integer"}}})),
         ("old_draft", serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})),
     ];
@@ -345,7 +345,7 @@ fn survey_reports_each_schema_and_survives_a_failing_build() {
     let table = std::fs::read_to_string(&out).unwrap();
     assert_eq!(table, String::from_utf8_lossy(&output.stdout));
     assert!(table.contains("| good_one | 1 | generated |  | yes | yes | 1 / 1 |"), "{table}");
-    assert!(table.contains("| refused_one | 1 | refused | RefusedOne/schemas/refused_one.json at /properties/a/$dynamicRef: `$dynamicRef` is refused"), "{table}");
+    assert!(table.contains("| refused_one | 1 | refused | RefusedOne/schemas/refused_one.json at /properties/a/dependencies: `dependencies` is refused"), "{table}");
     assert!(table.contains("| poison | 1 | generated |  | yes | **no** | 0 of 1 checked |"), "{table}");
     assert!(table.contains("Combined: the combined registry did not import (Python): error: "), "{table}");
     assert!(!table.contains("old_draft"), "only Draft 2020-12 schemas are surveyed:\n{table}");

@@ -28,14 +28,14 @@ fn with_metadata(name: &str) -> Candidate {
 #[test]
 fn candidates_are_classed_alone_and_collisions_are_dropped_from_the_combined_registry() {
     let work = tempfile::tempdir().unwrap();
-    let refused = candidate("Refused", json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"type": "string", "$dynamicRef": "#x"}}}));
+    let refused = candidate("Refused", json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"type": "string", "dependencies": {}}}}));
     let candidates = vec![with_metadata("First"), refused, with_metadata("Second")];
     let plan = survey::plan(candidates, work.path()).unwrap();
 
     assert!(matches!(plan.entries[0].verdict, Verdict::Bindable));
     let Verdict::Refused(why) = &plan.entries[1].verdict else { panic!("{:?}", plan.entries[1].verdict) };
     assert_eq!(why[0].file, std::path::Path::new("Refused/main.schema.json"));
-    assert_eq!(why[0].pointer, "/properties/a/$dynamicRef");
+    assert_eq!(why[0].pointer, "/properties/a/dependencies");
     assert!(matches!(plan.entries[2].verdict, Verdict::Bindable));
 
     // The combined registry loads, and holds every bindable candidate that

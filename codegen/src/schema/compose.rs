@@ -131,15 +131,23 @@ impl Reader {
                 self.errors.push(file, schema.at("allOf"), "`allOf` must be an array of schemas");
                 return None;
             };
+            let mut mergeable = true;
             for (index, item) in items.iter().enumerate() {
                 let at = pointer_push(&schema.at("allOf"), &index.to_string());
-                self.flatten(doc, item, &at, 0, &mut parts)?;
+                mergeable &= self.flatten(doc, item, &at, 0, &mut parts)?;
+            }
+            if !mergeable {
+                doc.engine = true;
+                return Some(Read::Shape(Shape::Any));
             }
         }
         if let Some(target) = own.remove("$ref") {
             let mut reference = Map::new();
             reference.insert("$ref".to_owned(), target);
-            self.flatten(doc, &Value::Object(reference), schema.pointer, 0, &mut parts)?;
+            if !self.flatten(doc, &Value::Object(reference), schema.pointer, 0, &mut parts)? {
+                doc.engine = true;
+                return Some(Read::Shape(Shape::Any));
+            }
         }
         for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
             own.remove(keyword);
@@ -160,13 +168,16 @@ impl Reader {
     }
 
     /// A part's keywords, its own `allOf` parts and `$ref` target flattened in.
-    fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>) -> Option<()> {
+    /// `Some(false)` when a part cannot be merged (`false`, or a reference
+    /// this document does not hold): then the engine checks the whole.
+    fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>) -> Option<bool> {
         if depth > MERGE_DEPTH {
             self.errors.push(doc.file, at, "`allOf` and `$ref` nest deeper than 32 parts (a cycle?): there is no finite type to merge");
             return None;
         }
         let mut part = match part {
-            Value::Bool(true) => return Some(()),
+            Value::Bool(true) => return Some(true),
+            Value::Bool(false) => return Some(false),
             Value::Object(part) => part.clone(),
             _ => {
                 self.errors.push(doc.file, at, "an `allOf` part must be a schema object (or `true`)");
@@ -176,7 +187,9 @@ impl Reader {
         if let Some(Value::Array(items)) = part.remove("allOf") {
             // Reported at the outermost part: a nested part may stand in another definition.
             for item in &items {
-                self.flatten(doc, item, at, depth + 1, parts)?;
+                if !self.flatten(doc, item, at, depth + 1, parts)? {
+                    return Some(false);
+                }
             }
         }
         if let Some(target) = part.remove("$ref") {
@@ -189,19 +202,20 @@ impl Reader {
             match pointer.as_deref().and_then(|pointer| doc.root.pointer(pointer)) {
                 Some(resolved) => {
                     let resolved = resolved.clone();
-                    self.flatten(doc, &resolved, at, depth + 1, parts)?;
+                    if !self.flatten(doc, &resolved, at, depth + 1, parts)? {
+                        return Some(false);
+                    }
                 }
-                None => {
-                    self.errors.push(doc.file, format!("{at}/$ref"), "a `$ref` merged with other keywords must point into its own document");
-                    return None;
-                }
+                // Not a location of this document (a reference by a base URI):
+                // nothing to merge here; the engine checks the whole.
+                None => return Some(false),
             }
         }
         for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
             part.remove(keyword);
         }
         parts.push(part);
-        Some(())
+        Some(true)
     }
 
 }

@@ -1,12 +1,13 @@
 //! The subschemas only the assertion engine reads (under `not`, `if`,
 //! `contains`, `patternProperties`, ...): no type is made of them, but their
-//! keywords are held to the same table as every other schema's, and every
-//! `$ref` in them must resolve within the document, since the engine never
-//! fetches one.
+//! keywords are held to the same table as every other schema's. Whether the
+//! engine can resolve their `$ref`s (it never fetches one) is checked when
+//! the engine is built for the module, at generation time (`prepare`).
 
 use super::keywords::{self, Role};
 use super::{Document, Reader};
-use crate::error::pointer_push;
+use crate::error::{pointer_push, Errors};
+use crate::model::{Model, TypeKind};
 use serde_json::Value;
 
 /// Keywords whose value is one subschema.
@@ -45,18 +46,6 @@ impl Reader {
                 self.errors.push(doc.file, &at, format!("`{keyword}` is refused: {why}"));
             }
             match keyword.as_str() {
-                "$id" | "$schema" => self.errors.push(doc.file, &at, format!("`{keyword}` below the root is not supported: make the embedded schema a registry entry of its own")),
-                "$ref" => {
-                    let target = value.as_str().unwrap_or_default();
-                    let resolves = match target.strip_prefix('#') {
-                        Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => doc.root.pointer(&fragment.replace("%25", "%")).is_some(),
-                        Some(anchor) => doc.anchors.contains_key(anchor),
-                        None => false,
-                    };
-                    if !resolves {
-                        self.errors.push(doc.file, &at, format!("`$ref` {target:?} does not resolve within this document: concord never fetches schemas"));
-                    }
-                }
                 k if ONE.contains(&k) => self.engine_subschema(doc, value, &at, depth + 1),
                 k if MANY.contains(&k) => {
                     for (index, item) in value.as_array().into_iter().flatten().enumerate() {
@@ -69,6 +58,21 @@ impl Reader {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+}
+
+/// Builds the engine for every record type of each module that needs it, so
+/// that a schema the engine cannot check (a `$ref` it cannot resolve without
+/// fetching, say) is refused now, not when the first record is read.
+pub fn prepare(model: &Model, errors: &mut Errors) {
+    for (index, module) in model.modules.iter().enumerate() {
+        let Some(text) = &module.asserted else { continue };
+        for def in model.types.iter().filter(|def| def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_)))) {
+            if let Err(why) = concord_runtime::assertion::build(text, &def.origin.pointer) {
+                errors.push(&def.origin.file, &def.origin.pointer, format!("the assertion engine cannot check this schema: {why}"));
+                break;
             }
         }
     }

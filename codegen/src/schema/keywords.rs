@@ -42,14 +42,14 @@ pub const TYPED_ID: &str = "x-typed-id";
 pub const KEYWORDS: &[Keyword] = &[
     // core
     keyword("$schema", "core", Bound("must be Draft 2020-12, at a document's root")),
-    keyword("$id", "core", Bound("a document's base URI: other registry entries may `$ref` it; an `$id` below the root (an embedded resource) is refused")),
-    keyword("$ref", "core", Bound("the type it points to, in this document; keywords beside it apply too (merged as an `allOf`)")),
+    keyword("$id", "core", Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine")),
+    keyword("$ref", "core", Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: what it cannot resolve in the document is refused at generation time)")),
     keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
     keyword("$defs", "core", Bound("named types of the entry's module")),
     keyword("$comment", "core", Annotation("ignored")),
     keyword("$vocabulary", "core", Annotation("declares a meta-schema's vocabularies; no effect on records")),
-    keyword("$dynamicRef", "core", Refused("resolved through the dynamic scope, so one schema location can mean different types: no static type binds it")),
-    keyword("$dynamicAnchor", "core", Refused("only meaningful with `$dynamicRef`")),
+    keyword("$dynamicRef", "core", Enforced("resolved through the dynamic scope, so one location can mean different schemas: any JSON value, checked by the assertion engine")),
+    keyword("$dynamicAnchor", "core", Bound("a name `$dynamicRef` resolves to, by the assertion engine")),
     // applicator
     keyword("properties", "applicator", Bound("fields of an object type, in schema order")),
     keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries")),
@@ -123,7 +123,7 @@ pub const KEYWORDS: &[Keyword] = &[
 /// `jsonschema` crate, in both languages), against the pinned schema.
 pub const ENGINE: &[&str] = &[
     "not", "if", "then", "else", "contains", "minContains", "maxContains", "dependentRequired", "dependentSchemas", "propertyNames",
-    "patternProperties", "unevaluatedItems", "prefixItems",
+    "patternProperties", "unevaluatedItems", "prefixItems", "$dynamicAnchor",
 ];
 
 /// Keywords other tools write as documentation, outside any vocabulary.

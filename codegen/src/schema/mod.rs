@@ -11,7 +11,7 @@
 
 mod array;
 mod compose;
-mod engine;
+pub mod engine;
 mod enums;
 pub mod keywords;
 pub mod lower;
@@ -39,6 +39,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
         reader.file(schema);
     }
     lower::unions(&mut reader.model);
+    engine::prepare(&reader.model, &mut reader.errors);
     reader.errors.finish(reader.model)
 }
 
@@ -57,6 +58,8 @@ struct Document<'a> {
     targets: HashMap<String, TypeId>,
     /// `$anchor` names and the locations they stand at.
     anchors: HashMap<String, String>,
+    /// Every `$id` of the document, the root's and embedded resources'.
+    ids: Vec<String>,
     /// Named locations declared but not read yet.
     pending: Vec<(TypeId, String)>,
     /// Whether a keyword no type expresses stands anywhere in the document:
@@ -138,8 +141,8 @@ impl Reader {
         }
         let module = self.model.modules.len();
         self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned() });
-        let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), pending: Vec::new(), engine: false };
-        collect_anchors(&document, "", &mut doc.anchors);
+        let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), ids: Vec::new(), pending: Vec::new(), engine: false };
+        collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids);
 
         // A document of `$defs` only has no root type: its definitions are the module.
         let has_root = root.keys().any(|k| !matches!(k.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
@@ -274,9 +277,10 @@ impl Reader {
         let file = doc.file;
         let object = match schema {
             Value::Bool(true) => return Some(Read::Shape(Shape::Any)),
+            // Accepts nothing: any value, which the engine refuses.
             Value::Bool(false) => {
-                self.errors.push(file, pointer, "the schema `false` accepts nothing; there is no type to generate");
-                return None;
+                doc.engine = true;
+                return Some(Read::Shape(Shape::Any));
             }
             Value::Object(object) => object,
             _ => {
@@ -285,8 +289,20 @@ impl Reader {
             }
         };
         let before = self.errors.diagnostics.len();
+        // An embedded resource (`$id` below the root) resolves its own `$ref`s
+        // against its own base; a `$dynamicRef` against the dynamic scope;
+        // `oneOf` beside `anyOf` would need both: any value, which the engine
+        // checks (its subschemas still held to the keyword table).
+        let engine_only = (!at_root && (object.contains_key("$id") || object.contains_key("$schema")))
+            || object.contains_key("$dynamicRef")
+            || (object.contains_key("oneOf") && object.contains_key("anyOf"));
+        if engine_only {
+            doc.engine = true;
+            self.engine_subschema(doc, schema, pointer, 0);
+            return (self.errors.diagnostics.len() == before).then_some(Read::Shape(Shape::Any));
+        }
         let schema = Keywords { object, pointer, taken: RefCell::new(BTreeSet::new()) };
-        self.check_keywords(file, &schema, at_root);
+        self.check_keywords(file, &schema);
         for annotation in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
             schema.take(annotation);
         }
@@ -349,7 +365,7 @@ impl Reader {
 
     /// Refuses every keyword the table refuses, and unknown keywords that
     /// look like misspellings; takes every annotation.
-    fn check_keywords(&mut self, file: &Path, schema: &Keywords, at_root: bool) {
+    fn check_keywords(&mut self, file: &Path, schema: &Keywords) {
         for keyword in schema.object.keys() {
             let k = keyword.as_str();
             let role = keywords::lookup(k).map_or_else(|| keywords::unknown(k), |known| known.role);
@@ -359,10 +375,6 @@ impl Reader {
                     schema.taken.borrow_mut().insert(k);
                 }
                 Role::Bound(_) | Role::Enforced(_) => {}
-            }
-            if !at_root && matches!(k, "$schema" | "$id") {
-                let why = if k == "$id" { "an `$id` below the root embeds another schema resource; make it a registry entry of its own" } else { "`$schema` belongs at the document's root" };
-                self.errors.push(file, schema.at(k), why);
             }
         }
     }
@@ -421,22 +433,25 @@ fn plain_reference(root: &Map<String, Value>) -> Option<String> {
 }
 
 /// Every `$anchor` of a document and the location it names.
-fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, String>) {
+fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, String>, ids: &mut Vec<String>) {
     match schema {
         Value::Object(object) => {
             if let Some(Value::String(anchor)) = object.get("$anchor") {
                 anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
             }
+            if let Some(Value::String(id)) = object.get("$id") {
+                ids.push(id.clone());
+            }
             for (key, value) in object {
                 // Values of these keywords are data, not schemas.
                 if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    collect_anchors(value, &pointer_push(pointer, key), anchors);
+                    collect_anchors(value, &pointer_push(pointer, key), anchors, ids);
                 }
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                collect_anchors(item, &format!("{pointer}/{index}"), anchors);
+                collect_anchors(item, &format!("{pointer}/{index}"), anchors, ids);
             }
         }
         _ => {}

@@ -28,9 +28,11 @@ impl Reader {
             vec![]
         };
         let additional = match (schema.take("additionalProperties"), schema.take("unevaluatedProperties")) {
-            (Some(_), Some(_)) => {
-                self.errors.push(file, schema.pointer, "use `additionalProperties` or `unevaluatedProperties`, not both");
-                return None;
+            // `additionalProperties` evaluates every other key: `unevaluatedProperties`
+            // beside it can only refuse what it refuses; the engine checks it.
+            (Some(additional), Some(_)) => {
+                doc.engine = true;
+                Some(additional)
             }
             (None, Some(Value::Bool(false))) => Some(&Value::Bool(false)),
             (None, Some(Value::Bool(true))) => None,

@@ -34,7 +34,14 @@ impl Reader {
             self.errors.push(file, at, "`$ref` must be a string");
             return None;
         };
-        let pointer = match target.strip_prefix('#') {
+        // A reference by the document's own `$id` is a local one.
+        let root_id = doc.root.get("$id").and_then(Value::as_str).map(|id| id.trim_end_matches('#'));
+        let local = match target.split_once('#') {
+            Some((base, fragment)) if base.is_empty() || Some(base) == root_id => Some(fragment),
+            None if Some(target) == root_id => Some(""),
+            _ => None,
+        };
+        let pointer = match local {
             Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => match percent_decode(fragment) {
                 Some(pointer) => pointer,
                 None => {
@@ -49,14 +56,27 @@ impl Reader {
                     return None;
                 }
             },
-            None => {
-                let message = if target.contains("://") {
-                    format!("remote `$ref` {target:?} is refused: concord never fetches schemas; copy the schema into the registry")
-                } else {
-                    format!("`$ref` {target:?} points into another file: only references within the same file (\"#/$defs/Name\") are supported yet")
-                };
-                self.errors.push(file, at, message);
+            None if target.contains(':') && !doc.ids.iter().any(|id| target.starts_with(id.trim_end_matches('#'))) => {
+                self.errors.push(
+                    file,
+                    at,
+                    format!("remote `$ref` {target:?} is refused: concord never fetches schemas; copy the schema into the registry"),
+                );
                 return None;
+            }
+            None if doc.ids.is_empty() => {
+                self.errors.push(
+                    file,
+                    at,
+                    format!("`$ref` {target:?} points into another file: only references within the same document are supported yet"),
+                );
+                return None;
+            }
+            // Relative to a base (an embedded `$id`): the engine resolves it,
+            // or refuses the schema when it is built (`engine::prepare`).
+            None => {
+                doc.engine = true;
+                return Some(Shape::Any);
             }
         };
         Some(Shape::Named(self.target(doc, &pointer, &at, target)?))
