@@ -279,10 +279,11 @@ class RootModel(pydantic.RootModel[T], Generic[T]):
         return Model.digest(self)  # type: ignore[arg-type]
 
     def _dump(self) -> bytes:
-        return type(self).__pydantic_serializer__.to_json(self, by_alias=True)
+        # exclude_unset: the absent optional properties of records inside stay absent.
+        return type(self).__pydantic_serializer__.to_json(self, by_alias=True, exclude_unset=True)
 
     def _to_json_oracle(self) -> bytes:
         return dumps(self._plain()).encode()
 
     def _plain(self) -> Any:
-        return self.model_dump(mode="python", by_alias=True)
+        return self.model_dump(mode="python", by_alias=True, exclude_unset=True)
