@@ -31,6 +31,9 @@ pub struct Module {
     pub asserted: Option<String>,
     /// The pinned schema text.
     pub text: String,
+    /// The document's base URI: its `$id`, else its path in the registry
+    /// below `concord_runtime::assertion::BASE`.
+    pub base: String,
 }
 
 /// An index into [`Model::types`].

@@ -67,13 +67,22 @@ impl Reader {
 /// that a schema the engine cannot check (a `$ref` it cannot resolve without
 /// fetching, say) is refused now, not when the first record is read.
 pub fn prepare(model: &Model, errors: &mut Errors) {
+    let documents = documents(model);
+    let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
     for (index, module) in model.modules.iter().enumerate() {
-        let Some(text) = &module.asserted else { continue };
+        if module.asserted.is_none() {
+            continue;
+        }
         for def in model.types.iter().filter(|def| def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_)))) {
-            if let Err(why) = concord_runtime::assertion::build(text, &def.origin.pointer) {
+            if let Err(why) = concord_runtime::assertion::build_in(&documents, index, &def.origin.pointer) {
                 errors.push(&def.origin.file, &def.origin.pointer, format!("the assertion engine cannot check this schema: {why}"));
                 break;
             }
         }
     }
+}
+
+/// Every document of the registry as the engine takes them: base URI and pinned text.
+pub fn documents(model: &Model) -> Vec<(String, String)> {
+    model.modules.iter().map(|module| (module.base.clone(), module.text.clone())).collect()
 }

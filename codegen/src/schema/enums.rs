@@ -14,10 +14,8 @@ impl Reader {
     pub(super) fn enum_values(&mut self, file: &Path, schema: &Keywords, base: Option<&str>, nullable: bool) -> Option<Option<(Vec<EnumValue>, bool)>> {
         let (enum_values, constant) = (schema.take("enum"), schema.take("const"));
         let (keyword, raw): (&str, Vec<&Value>) = match (enum_values, constant) {
-            (Some(_), Some(_)) => {
-                self.errors.push(file, schema.pointer, "use either `enum` or `const`, not both");
-                return None;
-            }
+            // Both: the value must be in both; the engine checks that.
+            (Some(_), Some(_)) => return Some(None),
             (Some(Value::Array(values)), None) if !values.is_empty() => ("enum", values.iter().collect()),
             // An empty `enum` accepts nothing: the engine refuses every value.
             (Some(Value::Array(_)), None) => return Some(None),

@@ -34,7 +34,9 @@ pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
-    let mut reader = Reader { model: Model::default(), errors: Errors::default() };
+    // Every document's base URI first: a `$ref` may name another entry.
+    let bases = registry.schemas.iter().map(base_uri).collect();
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases };
     for schema in &registry.schemas {
         reader.file(schema);
     }
@@ -46,6 +48,8 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
 struct Reader {
     model: Model,
     errors: Errors,
+    /// The base URI of each registry entry's document, in registry order.
+    bases: Vec<String>,
 }
 
 /// The document being read: where diagnostics point and where `$ref`s resolve.
@@ -140,7 +144,7 @@ impl Reader {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
         let module = self.model.modules.len();
-        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned() });
+        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned(), base: self.bases[module].clone() });
         let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), ids: Vec::new(), pending: Vec::new(), engine: false };
         collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids);
 
@@ -355,7 +359,7 @@ impl Reader {
             Some("integer") => Read::Shape(self.integer(doc.file, schema)),
             Some("number") => Read::Shape(self.number(doc.file, schema)),
             Some("string") if schema.has(TYPED_ID) => self.typed_id(doc.file, schema)?,
-            Some("string") => Read::Shape(self.string(doc.file, schema)),
+            Some("string") => Read::Shape(self.string(doc.file, schema, &mut doc.engine)),
             Some("array") => Read::Shape(self.array(doc, schema, hint)?),
             Some("object") => self.object(doc, schema, hint)?,
             Some(_) => unreachable!("declared_type checks the type names"),
@@ -413,6 +417,46 @@ impl Reader {
             }
         }
     }
+}
+
+/// A document's base URI: its `$id` (without an empty fragment), else its
+/// path in the registry below [`concord_runtime::assertion::BASE`].
+fn base_uri(schema: &SchemaFile) -> String {
+    let id = concord_runtime::strict::read_schema(&schema.bytes).ok().and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
+    match id {
+        Some(id) => id.trim_end_matches('#').to_owned(),
+        None => format!("{}{}", concord_runtime::assertion::BASE, schema.path),
+    }
+}
+
+/// `reference` resolved against `base` (RFC 3986, enough of it for schema
+/// references: absolute, host-relative, path-relative with `.` and `..`),
+/// without its fragment.
+fn resolve_uri(base: &str, reference: &str) -> String {
+    let reference = reference.split('#').next().unwrap_or_default();
+    let has_scheme = reference.split('/').next().is_some_and(|head| head.contains(':'));
+    if has_scheme {
+        return reference.to_owned();
+    }
+    if reference.is_empty() {
+        return base.to_owned();
+    }
+    let authority_end = base.find("://").map_or(0, |at| base[at + 3..].find('/').map_or(base.len(), |slash| at + 3 + slash));
+    let (origin, path) = base.split_at(authority_end);
+    let joined = if reference.starts_with('/') { reference.to_owned() } else { format!("{}{reference}", &path[..path.rfind('/').map_or(0, |slash| slash + 1)]) };
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in joined.split('/') {
+        match segment {
+            "." => {}
+            ".." => {
+                if segments.len() > 1 {
+                    segments.pop();
+                }
+            }
+            segment => segments.push(segment),
+        }
+    }
+    format!("{origin}{}", segments.join("/"))
 }
 
 /// `title` and `description` of a schema, as documentation.

@@ -56,6 +56,12 @@ impl Reader {
                     return None;
                 }
             },
+            // Another registry entry: any value here, which the engine checks
+            // with every entry's document at hand.
+            None if self.bases.contains(&super::resolve_uri(&self.model.modules[doc.module].base, target)) => {
+                doc.engine = true;
+                return Some(Shape::Any);
+            }
             None if target.contains(':') && !doc.ids.iter().any(|id| target.starts_with(id.trim_end_matches('#'))) => {
                 self.errors.push(
                     file,

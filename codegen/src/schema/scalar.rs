@@ -56,7 +56,7 @@ impl Reader {
         engine
     }
 
-    pub(super) fn string(&mut self, file: &Path, schema: &Keywords) -> Shape {
+    pub(super) fn string(&mut self, file: &Path, schema: &Keywords, engine: &mut bool) -> Shape {
         let mut checks = Vec::new();
         let (min, max) = (self.count(file, schema, "minLength"), self.count(file, schema, "maxLength"));
         if min.is_some_and(|min| min > 0) || max.is_some() {
@@ -67,11 +67,10 @@ impl Reader {
                 None => self.errors.push(file, schema.at("pattern"), "`pattern` must be a string"),
                 Some(ecma) => match concord_runtime::pattern::translate(ecma) {
                     Ok(regex) => checks.push(Check::Pattern { ecma: ecma.to_owned(), regex }),
-                    Err(why) => self.errors.push(
-                        file,
-                        schema.at("pattern"),
-                        format!("pattern {ecma:?} is refused: {why}; Rust and Python must read a pattern alike"),
-                    ),
+                    // A pattern the `regex` crate cannot mean alike (a lookaround, a
+                    // backreference): the assertion engine's ECMA-262 engine checks it,
+                    // in both languages; `prepare` refuses it if that engine cannot either.
+                    Err(_) => *engine = true,
                 },
             }
         }

@@ -145,6 +145,14 @@ impl Assertion {
         concord_runtime::assertion::build(document, pointer).map(Assertion).map_err(PyValueError::new_err)
     }
 
+    /// The subschema at `pointer` of `documents[document]`, every document of
+    /// the registry (as `(base URI, text)`) a resource, as in Rust.
+    #[staticmethod]
+    fn in_registry(documents: Vec<(String, String)>, document: usize, pointer: &str) -> PyResult<Self> {
+        let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
+        concord_runtime::assertion::build_in(&documents, document, pointer).map(Assertion).map_err(PyValueError::new_err)
+    }
+
     /// `None`, or the failure as `(pointer, message)`.
     fn failure(&self, value: &Bound<'_, PyAny>) -> PyResult<Option<(String, String)>> {
         let value = to_value(value)?;

@@ -127,12 +127,13 @@ def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None
 
 
 class Assertion:
-    """A record type's place in its pinned schema, checked by the assertion engine
-    (the Rust runtime's, through the core) after the type has read the record: for
-    schemas with keywords no type expresses (``not``, ``if``, ``contains``...). Built
-    on first use, so that importing a registry builds no validator."""
+    """A record type's place in its registry's pinned schemas, checked by the assertion
+    engine (the Rust runtime's, through the core) after the type has read the record: for
+    schemas with keywords no type expresses (``not``, ``if``, ``contains``...). Built on
+    first use, so that importing a registry builds no validator."""
 
-    def __init__(self, document: str, pointer: str) -> None:
+    def __init__(self, documents: tuple[tuple[str, str], ...], document: int, pointer: str) -> None:
+        self._documents = documents
         self._document = document
         self._pointer = pointer
         self._validator: Any = None
@@ -140,7 +141,7 @@ class Assertion:
     def check_json(self, data: bytes) -> None:
         """Raises :class:`RecordError` at the first failure, as the Rust bindings do."""
         if self._validator is None:
-            self._validator = _core.Assertion(self._document, self._pointer)
+            self._validator = _core.Assertion.in_registry(list(self._documents), self._document, self._pointer)
         failure = self._validator.failure_json(data)
         if failure is not None:
             raise RecordError(failure[0], failure[1])

@@ -12,12 +12,19 @@ use serde_json::{json, Value};
 use std::fmt;
 use std::sync::OnceLock;
 
-/// The base URI of a document without `$id`.
-const BASE: &str = "urn:concord:document";
+/// The base URI of a schema document without `$id`: its path in the
+/// registry, below a host that can never resolve (nothing is fetched).
+pub const BASE: &str = "https://registry.concord.invalid/";
 
-/// The subschema at `pointer` of a schema document, for a `static` in generated code.
+/// A registry's schema documents, each as its base URI and pinned text.
+pub type Documents = &'static [(&'static str, &'static str)];
+
+/// The subschema at `pointer` of one of a registry's documents, for a
+/// `static` in generated code. Every document of the registry is a resource
+/// of the engine, so that a `$ref` from one entry to another resolves.
 pub struct Assertion {
-    document: &'static str,
+    documents: Documents,
+    document: usize,
     pointer: &'static str,
     validator: OnceLock<Result<Validator, String>>,
 }
@@ -41,21 +48,15 @@ impl fmt::Display for Failure {
 }
 
 impl Assertion {
-    /// `document` is the whole schema file's text, `pointer` a JSON pointer to
-    /// the subschema to enforce; built on first use.
-    pub const fn new(document: &'static str, pointer: &'static str) -> Self {
-        Assertion { document, pointer, validator: OnceLock::new() }
-    }
-
-    /// Builds the validator now: the generator calls this to refuse a
-    /// subschema the crate cannot build (a remote `$ref`, an invalid schema).
-    pub fn prepare(&self) -> Result<(), String> {
-        self.validator.get_or_init(|| build(self.document, self.pointer)).as_ref().map(drop).map_err(Clone::clone)
+    /// `documents[document]` holds the subschema; `pointer` is a JSON pointer
+    /// to it. Built on first use.
+    pub const fn new(documents: Documents, document: usize, pointer: &'static str) -> Self {
+        Assertion { documents, document, pointer, validator: OnceLock::new() }
     }
 
     /// Whether `value` satisfies the subschema; else the first failure.
     pub fn check(&self, value: &Value) -> Result<(), Failure> {
-        let validator = match self.validator.get_or_init(|| build(self.document, self.pointer)) {
+        let validator = match self.validator.get_or_init(|| build_in(self.documents, self.document, self.pointer)) {
             Ok(validator) => validator,
             // The generator refuses what the engine cannot build; should one
             // slip through, every record is refused, and says why.
@@ -73,24 +74,39 @@ pub fn check_with(validator: &Validator, value: &Value) -> Result<(), Failure> {
     })
 }
 
-/// A validator of `{"$ref": "<base>#<pointer>"}` over the document as the one registered resource.
+/// A validator for one document alone (its base: its `$id`, else [`BASE`]).
 pub fn build(document: &str, pointer: &str) -> Result<Validator, String> {
-    let contents: Value = serde_json::from_str(document).map_err(|error| format!("the schema document is not JSON: {error}"))?;
-    let base = match contents.get("$id") {
-        Some(Value::String(id)) => id.trim_end_matches('#').to_owned(),
-        _ => BASE.to_owned(),
-    };
-    if !pointer.is_empty() && !pointer.starts_with('/') {
-        return Err(format!("{pointer:?} is not a JSON pointer"));
-    }
-    if contents.pointer(pointer).is_none() {
-        return Err(format!("no subschema at {pointer:?}"));
+    let base = format!("{BASE}document.json");
+    build_in(&[(base.as_str(), document)], 0, pointer)
+}
+
+/// A validator of `{"$ref": "<base>#<pointer>"}`, `base` the URI of
+/// `documents[document]`, over every document as a registered resource.
+pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> Result<Validator, String> {
+    let mut resources = Vec::with_capacity(documents.len());
+    let mut base = String::new();
+    for (index, (uri, text)) in documents.iter().enumerate() {
+        let contents: Value = serde_json::from_str(text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
+        let uri = match contents.get("$id") {
+            Some(Value::String(id)) => id.trim_end_matches('#').to_owned(),
+            _ => (*uri).to_owned(),
+        };
+        if index == document {
+            if !pointer.is_empty() && !pointer.starts_with('/') {
+                return Err(format!("{pointer:?} is not a JSON pointer"));
+            }
+            if contents.pointer(pointer).is_none() {
+                return Err(format!("no subschema at {pointer:?}"));
+            }
+            base = uri.clone();
+        }
+        resources.push((uri, contents));
     }
     let registry = Registry::new()
         .draft(Draft::Draft202012)
-        .add(&base, contents)
+        .extend(resources)
         .and_then(|builder| builder.prepare())
-        .map_err(|error| format!("the schema document cannot be registered: {error}"))?;
+        .map_err(|error| format!("the schema documents cannot be registered: {error}"))?;
     jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(false)

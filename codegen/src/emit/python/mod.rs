@@ -15,8 +15,33 @@ pub fn package(model: &Model) -> Vec<(String, String)> {
     for index in 0..model.modules.len() {
         files.push((format!("{}.py", ident::module(&model.modules[index].word)), module(model, index)));
     }
+    if model.modules.iter().any(|module| module.asserted.is_some()) {
+        files.push(("_schemas.py".to_owned(), schemas(model)));
+    }
     files.push(("py.typed".to_owned(), String::new()));
     files
+}
+
+/// `_schemas.py`: every entry's document as pinned (base URI, text), which
+/// the assertion engine reads (a `$ref` from one entry may name another).
+fn schemas(model: &Model) -> String {
+    let mut out = format!("# {}\n", super::HEADER);
+    out.push_str("\"\"\"The registry's schema documents as pinned (base URI, text): the assertion engine checks records against them.\"\"\"\n\n");
+    out.push_str("PINNED_SCHEMAS: tuple[tuple[str, str], ...] = (\n");
+    // Long lines by nature, the pinned texts escaped: excused from the line limit.
+    let line = |literal: String| {
+        let line = format!("        {literal},");
+        if line.chars().count() > LINE_WIDTH {
+            line + "  # noqa: E501\n"
+        } else {
+            line + "\n"
+        }
+    };
+    for (uri, text) in crate::schema::engine::documents(model) {
+        out.push_str(&format!("    (\n{}{}    ),\n", line(string_literal(&uri)), line(string_literal(&text))));
+    }
+    out.push_str(")\n");
+    out
 }
 
 fn init(model: &Model) -> String {
@@ -88,20 +113,19 @@ fn module(model: &Model, index: usize) -> String {
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
-    if let Some(text) = &model.modules[index].asserted {
-        // A long line, by nature: the pinned text, escaped.
-        let doc = "\"\"\"The entry's schema as pinned: the assertion engine checks records against it.\"\"\"\n";
-        blocks.insert(0, format!("_PINNED_SCHEMA = {}  # noqa: E501\n{doc}", string_literal(text)));
-    }
     // Only the modules the code names: an unused import fails `ruff check`.
     let body = blocks.join("\n\n");
     let used = |name: &str| layout::uses_module(&body, name);
     // isort's sections: the standard library, then the third-party packages.
-    let sections: Vec<String> = [&["typing"][..], &["concord_runtime", "pydantic"]]
+    let mut sections: Vec<String> = [&["typing"][..], &["concord_runtime", "pydantic"]]
         .iter()
         .map(|section| section.iter().filter(|name| used(name)).map(|name| format!("import {name}\n")).collect())
         .filter(|section: &String| !section.is_empty())
         .collect();
+    // Then the package's own: the pinned documents the assertion engine reads.
+    if model.modules[index].asserted.is_some() {
+        sections.push("from ._schemas import PINNED_SCHEMAS\n".to_owned());
+    }
     out.push_str(&sections.join("\n"));
     // isort's spacing: one blank line before a statement, two before a class.
     out.push_str(if blocks[0].starts_with("class ") { "\n\n" } else { "\n" });
@@ -176,7 +200,7 @@ fn record_constants(model: &Model, def: &TypeDef) -> String {
     let constant = |name: &str, value: &str| assignment(4, name, Some("typing.ClassVar[str]"), Some(&string_literal(value)));
     let mut out = constant("NAME", &def.name) + &constant("SCHEMA_DIGEST", &def.schema_digest);
     if model.modules[def.module].asserted.is_some() {
-        let value = format!("concord_runtime.Assertion(_PINNED_SCHEMA, {})", string_literal(&def.origin.pointer));
+        let value = format!("concord_runtime.Assertion(PINNED_SCHEMAS, {}, {})", def.module, string_literal(&def.origin.pointer));
         out.push_str(&assignment(4, "ASSERTION", Some("typing.ClassVar[concord_runtime.Assertion | None]"), Some(&value)));
     }
     out

@@ -19,15 +19,21 @@ pub fn module(model: &Model) -> String {
     // Formatted a type at a time: one syntax tree of the whole registry
     // would cost memory and time out of proportion to its size.
     let mut out = format!("// {}\n", super::HEADER);
+    if model.modules.iter().any(|module| module.asserted.is_some()) {
+        // Every entry's document: a `$ref` from one entry may name another.
+        let documents = crate::schema::engine::documents(model).into_iter().map(|(uri, text)| {
+            let (uri, text) = (proc_macro2::Literal::string(&uri), proc_macro2::Literal::string(&text));
+            format!("    ({uri}, {text}),\n")
+        });
+        out.push_str("\n/// The registry's schema documents as pinned (base URI, text): the assertion\n/// engine checks records against them.\n");
+        out.push_str(&format!("const PINNED_SCHEMAS: &[(&str, &str)] = &[\n{}];\n", documents.collect::<String>()));
+    }
     for (index, members) in by_module.iter().enumerate() {
         let module = &model.modules[index];
         let name = module_ident(model, index);
         let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
-        if let Some(text) = &module.asserted {
-            let text = proc_macro2::Literal::string(text);
-            out.push_str(&format!("\n    /// The entry's schema as pinned: the assertion engine checks records against it.\n    const PINNED_SCHEMA: &str = {text};\n"));
-        }
+
         for id in members {
             out.push('\n');
             for line in format_items(item(model, *id, &boxed)).lines() {
@@ -214,9 +220,10 @@ fn record(model: &Model, def: &TypeDef, name: &Ident) -> TokenStream {
     let (record_name, digest) = (&def.name, &def.schema_digest);
     let asserted = model.modules[def.module].asserted.is_some().then(|| {
         let pointer = &def.origin.pointer;
+        let document = def.module;
         quote! {
             fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
-                static ASSERTION: ::concord_runtime::assertion::Assertion = ::concord_runtime::assertion::Assertion::new(PINNED_SCHEMA, #pointer);
+                static ASSERTION: ::concord_runtime::assertion::Assertion = ::concord_runtime::assertion::Assertion::new(super::PINNED_SCHEMAS, #document, #pointer);
                 ::concord_runtime::from_json_asserted(bytes, &ASSERTION)
             }
         }

@@ -33,10 +33,13 @@ static DOCUMENT: &str = r##"{
     }
 }"##;
 
-static SHORT: Assertion = Assertion::new(DOCUMENT, "/$defs/Short");
-static LONG: Assertion = Assertion::new(DOCUMENT, "/$defs/Odd name~1with~0tilde and space");
-static TAGGED: Assertion = Assertion::new(DOCUMENT, "/$defs/Tagged");
-static LISTING: Assertion = Assertion::new(DOCUMENT, "/$defs/Listing");
+/// The document alone, as a one-entry registry.
+static DOCUMENTS: super::Documents = &[("https://registry.concord.invalid/test.json", DOCUMENT)];
+
+static SHORT: Assertion = Assertion::new(DOCUMENTS, 0, "/$defs/Short");
+static LONG: Assertion = Assertion::new(DOCUMENTS, 0, "/$defs/Odd name~1with~0tilde and space");
+static TAGGED: Assertion = Assertion::new(DOCUMENTS, 0, "/$defs/Tagged");
+static LISTING: Assertion = Assertion::new(DOCUMENTS, 0, "/$defs/Listing");
 
 #[test]
 fn a_static_assertion_enforces_its_subschema_with_internal_refs() {
@@ -55,7 +58,8 @@ fn a_static_assertion_enforces_its_subschema_with_internal_refs() {
 #[test]
 fn a_failure_names_the_keyword_and_where_but_never_the_value() {
     let document = r#"{"$id": "https://example.com/s.json", "properties": {"tags": {"items": {"not": {"const": "secret-value"}}}}}"#;
-    let assertion = Assertion::new(Box::leak(document.into()), "");
+    let documents: super::Documents = Box::leak(vec![("https://registry.concord.invalid/s.json", document)].into_boxed_slice());
+    let assertion = Assertion::new(documents, 0, "");
     let failure: Failure = assertion.check(&json!({"tags": ["ok", "secret-value"]})).unwrap_err();
     assert_eq!(failure.pointer, "/tags/1");
     assert!(failure.message.contains("not"), "{failure}");
@@ -66,19 +70,27 @@ fn a_failure_names_the_keyword_and_where_but_never_the_value() {
 }
 
 #[test]
-fn what_cannot_be_enforced_is_refused_when_prepared() {
-    let remote = Assertion::new(r#"{"$ref": "https://example.com/elsewhere.json"}"#, "");
-    assert!(remote.prepare().is_err(), "a remote $ref is never fetched");
-    let file = Assertion::new(r#"{"$ref": "file:///etc/passwd"}"#, "");
-    assert!(file.prepare().is_err());
+fn what_cannot_be_enforced_is_refused_when_built() {
+    assert!(build(r#"{"$ref": "https://example.com/elsewhere.json"}"#, "").is_err(), "a remote $ref is never fetched");
+    assert!(build(r#"{"$ref": "file:///etc/passwd"}"#, "").is_err());
+    let refused = Assertion::new(&[("https://registry.concord.invalid/r.json", r#"{"$ref": "https://example.com/elsewhere.json"}"#)], 0, "");
+    assert!(refused.check(&json!(1)).unwrap_err().message.contains("cannot be registered"), "refused, not a panic");
     assert!(build("{}", "/$defs/Missing").unwrap_err().contains("no subschema"));
     assert!(build("{}", "$defs").unwrap_err().contains("not a JSON pointer"));
     assert!(build("not json", "").unwrap_err().contains("not JSON"));
-    assert_eq!(SHORT.prepare(), Ok(()));
+    assert_eq!(SHORT.check(&json!("ab")), Ok(()));
+    // A `$ref` from one document of the registry to another resolves.
+    let two: super::Documents = &[
+        ("https://registry.concord.invalid/a.json", r#"{"$ref": "b.json#/$defs/Short"}"#),
+        ("https://registry.concord.invalid/b.json", r#"{"$defs": {"Short": {"maxLength": 2}}}"#),
+    ];
+    let across = Assertion::new(two, 0, "");
+    assert_eq!(across.check(&json!("ab")), Ok(()));
+    assert!(across.check(&json!("abc")).is_err());
 }
 
 #[test]
 fn format_is_an_annotation() {
-    let format = Assertion::new(r#"{"format": "email"}"#, "");
+    let format = Assertion::new(&[("https://registry.concord.invalid/f.json", r#"{"format": "email"}"#)], 0, "");
     assert_eq!(format.check(&Value::String("not an email".into())), Ok(()));
 }
