@@ -34,6 +34,8 @@ pub struct Module {
     /// The document's base URI: its `$id`, else its path in the registry
     /// below `concord_runtime::assertion::BASE`.
     pub base: String,
+    /// The other entries its `$ref`s name (indexes into [`Model::modules`]).
+    pub refers_to: Vec<usize>,
 }
 
 /// An index into [`Model::types`].

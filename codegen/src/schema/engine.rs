@@ -67,14 +67,13 @@ impl Reader {
 /// that a schema the engine cannot check (a `$ref` it cannot resolve without
 /// fetching, say) is refused now, not when the first record is read.
 pub fn prepare(model: &Model, errors: &mut Errors) {
-    let documents = documents(model);
-    let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
     for (index, module) in model.modules.iter().enumerate() {
         if module.asserted.is_none() {
             continue;
         }
+        let documents: Vec<(&str, &str)> = documents(model, index).into_iter().map(|other| (model.modules[other].base.as_str(), model.modules[other].text.as_str())).collect();
         for def in model.types.iter().filter(|def| def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_)))) {
-            if let Err(why) = concord_runtime::assertion::build_in(&documents, index, &def.origin.pointer) {
+            if let Err(why) = concord_runtime::assertion::build_in(&documents, 0, &def.origin.pointer) {
                 errors.push(&def.origin.file, &def.origin.pointer, format!("the assertion engine cannot check this schema: {why}"));
                 break;
             }
@@ -82,7 +81,19 @@ pub fn prepare(model: &Model, errors: &mut Errors) {
     }
 }
 
-/// Every document of the registry as the engine takes them: base URI and pinned text.
-pub fn documents(model: &Model) -> Vec<(String, String)> {
-    model.modules.iter().map(|module| (module.base.clone(), module.text.clone())).collect()
+/// The documents the engine needs for a module's records: its own first,
+/// then every entry its `$ref`s reach, directly or not (indexes into
+/// [`Model::modules`]).
+pub fn documents(model: &Model, module: usize) -> Vec<usize> {
+    let mut reached = vec![module];
+    let mut next = 0;
+    while next < reached.len() {
+        for &other in &model.modules[reached[next]].refers_to {
+            if !reached.contains(&other) {
+                reached.push(other);
+            }
+        }
+        next += 1;
+    }
+    reached
 }

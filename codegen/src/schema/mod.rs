@@ -144,7 +144,7 @@ impl Reader {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
         let module = self.model.modules.len();
-        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned(), base: self.bases[module].clone() });
+        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned(), base: self.bases[module].clone(), refers_to: Vec::new() });
         let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), ids: Vec::new(), pending: Vec::new(), engine: false };
         collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids);
 

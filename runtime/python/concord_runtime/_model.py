@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 import pydantic
@@ -132,7 +133,7 @@ class Assertion:
     schemas with keywords no type expresses (``not``, ``if``, ``contains``...). Built on
     first use, so that importing a registry builds no validator."""
 
-    def __init__(self, documents: tuple[tuple[str, str], ...], document: int, pointer: str) -> None:
+    def __init__(self, documents: Sequence[tuple[str, str]], document: int, pointer: str) -> None:
         self._documents = documents
         self._document = document
         self._pointer = pointer

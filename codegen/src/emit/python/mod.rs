@@ -37,8 +37,8 @@ fn schemas(model: &Model) -> String {
             line + "\n"
         }
     };
-    for (uri, text) in crate::schema::engine::documents(model) {
-        out.push_str(&format!("    (\n{}{}    ),\n", line(string_literal(&uri)), line(string_literal(&text))));
+    for module in &model.modules {
+        out.push_str(&format!("    (\n{}{}    ),\n", line(string_literal(&module.base)), line(string_literal(&module.text))));
     }
     out.push_str(")\n");
     out
@@ -113,6 +113,11 @@ fn module(model: &Model, index: usize) -> String {
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
+    if model.modules[index].asserted.is_some() {
+        let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("PINNED_SCHEMAS[{other}]")).collect();
+        let value = assignment(0, "_DOCUMENTS", None, Some(&format!("[{}]", documents.join(", "))));
+        blocks.insert(0, value + "\"\"\"The documents the assertion engine reads for this entry's records: its own, then those its `$ref`s reach.\"\"\"\n");
+    }
     // Only the modules the code names: an unused import fails `ruff check`.
     let body = blocks.join("\n\n");
     let used = |name: &str| layout::uses_module(&body, name);
@@ -200,7 +205,7 @@ fn record_constants(model: &Model, def: &TypeDef) -> String {
     let constant = |name: &str, value: &str| assignment(4, name, Some("typing.ClassVar[str]"), Some(&string_literal(value)));
     let mut out = constant("NAME", &def.name) + &constant("SCHEMA_DIGEST", &def.schema_digest);
     if model.modules[def.module].asserted.is_some() {
-        let value = format!("concord_runtime.Assertion(PINNED_SCHEMAS, {}, {})", def.module, string_literal(&def.origin.pointer));
+        let value = format!("concord_runtime.Assertion(_DOCUMENTS, 0, {})", string_literal(&def.origin.pointer));
         out.push_str(&assignment(4, "ASSERTION", Some("typing.ClassVar[concord_runtime.Assertion | None]"), Some(&value)));
     }
     out

@@ -20,9 +20,8 @@ pub fn module(model: &Model) -> String {
     // would cost memory and time out of proportion to its size.
     let mut out = format!("// {}\n", super::HEADER);
     if model.modules.iter().any(|module| module.asserted.is_some()) {
-        // Every entry's document: a `$ref` from one entry may name another.
-        let documents = crate::schema::engine::documents(model).into_iter().map(|(uri, text)| {
-            let (uri, text) = (proc_macro2::Literal::string(&uri), proc_macro2::Literal::string(&text));
+        let documents = model.modules.iter().map(|module| {
+            let (uri, text) = (proc_macro2::Literal::string(&module.base), proc_macro2::Literal::string(&module.text));
             format!("    ({uri}, {text}),\n")
         });
         out.push_str("\n/// The registry's schema documents as pinned (base URI, text): the assertion\n/// engine checks records against them.\n");
@@ -33,6 +32,11 @@ pub fn module(model: &Model) -> String {
         let name = module_ident(model, index);
         let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
+        if module.asserted.is_some() {
+            // This entry's document first, then the entries its `$ref`s reach.
+            let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("super::PINNED_SCHEMAS[{other}]")).collect();
+            out.push_str(&format!("\n    /// The documents the assertion engine reads for this entry's records.\n    const DOCUMENTS: &[(&str, &str)] = &[{}];\n", documents.join(", ")));
+        }
 
         for id in members {
             out.push('\n');
@@ -220,10 +224,9 @@ fn record(model: &Model, def: &TypeDef, name: &Ident) -> TokenStream {
     let (record_name, digest) = (&def.name, &def.schema_digest);
     let asserted = model.modules[def.module].asserted.is_some().then(|| {
         let pointer = &def.origin.pointer;
-        let document = def.module;
         quote! {
             fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
-                static ASSERTION: ::concord_runtime::assertion::Assertion = ::concord_runtime::assertion::Assertion::new(super::PINNED_SCHEMAS, #document, #pointer);
+                static ASSERTION: ::concord_runtime::assertion::Assertion = ::concord_runtime::assertion::Assertion::new(DOCUMENTS, 0, #pointer);
                 ::concord_runtime::from_json_asserted(bytes, &ASSERTION)
             }
         }
