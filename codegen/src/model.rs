@@ -43,6 +43,11 @@ pub struct Module {
 pub struct TypeId(pub usize);
 
 impl Model {
+    /// Whether any record type of a module runs the assertion engine.
+    pub fn asserts(&self, module: usize) -> bool {
+        self.types.iter().any(|def| def.module == module && def.asserted)
+    }
+
     pub fn get(&self, id: TypeId) -> &TypeDef {
         &self.types[id.0]
     }
@@ -72,6 +77,10 @@ pub struct TypeDef {
     pub is_root: bool,
     /// The index of its module in [`Model::modules`].
     pub module: usize,
+    /// Whether reading a record of it also runs the assertion engine on its
+    /// place in the pinned schema (its module needs the engine, and its
+    /// origin is a location of the document, not one a merge made).
+    pub asserted: bool,
     pub kind: TypeKind,
 }
 

@@ -208,7 +208,7 @@ impl Harness {
         let scratch = format!("{HARNESS}-{}", &crate::registry::digest(registry.to_string_lossy().as_bytes())[7..19]);
         let rust_dir = work_dir.join(&scratch).join("rust");
         let mut rust_files = vec![
-            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch, model.modules.iter().any(|m| m.asserted.is_some())) },
+            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch, (0..model.modules.len()).any(|m| model.asserts(m))) },
             GeneratedFile { path: "src/main.rs".into(), contents: emit::rust::roundtrip_main(&model) },
         ];
         rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {

@@ -102,6 +102,7 @@ fn alias(name: &str, shape: Shape) -> TypeDef {
         schema_digest: "sha256:0".to_owned(),
         is_root: false,
         module: 0,
+        asserted: false,
         kind: TypeKind::Alias(shape),
     }
 }

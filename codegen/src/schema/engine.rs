@@ -66,16 +66,27 @@ impl Reader {
 /// Builds the engine for every record type of each module that needs it, so
 /// that a schema the engine cannot check (a `$ref` it cannot resolve without
 /// fetching, say) is refused now, not when the first record is read.
-pub fn prepare(model: &Model, errors: &mut Errors) {
-    for (index, module) in model.modules.iter().enumerate() {
-        if module.asserted.is_none() {
+pub fn prepare(model: &mut Model, errors: &mut Errors) {
+    for index in 0..model.modules.len() {
+        if model.modules[index].asserted.is_none() {
             continue;
         }
-        let documents: Vec<(&str, &str)> = documents(model, index).into_iter().map(|other| (model.modules[other].base.as_str(), model.modules[other].text.as_str())).collect();
-        for def in model.types.iter().filter(|def| def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_)))) {
-            if let Err(why) = concord_runtime::assertion::build_in(&documents, 0, &def.origin.pointer) {
-                errors.push(&def.origin.file, &def.origin.pointer, format!("the assertion engine cannot check this schema: {why}"));
-                break;
+        let Ok(text) = serde_json::from_str::<Value>(&model.modules[index].text) else { continue };
+        let documents: Vec<(String, String)> =
+            documents(model, index).into_iter().map(|other| (model.modules[other].base.clone(), model.modules[other].text.clone())).collect();
+        let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
+        for def in model.types.iter_mut().filter(|def| def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_)))) {
+            // A type a merge or a union made has no place of its own in the
+            // document: the records around it are checked.
+            if text.pointer(&def.origin.pointer).is_none() {
+                continue;
+            }
+            match concord_runtime::assertion::build_in(&documents, 0, &def.origin.pointer) {
+                Ok(_) => def.asserted = true,
+                Err(why) => {
+                    errors.push(&def.origin.file, &def.origin.pointer, format!("the assertion engine cannot check this schema: {why}"));
+                    break;
+                }
             }
         }
     }

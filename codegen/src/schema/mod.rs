@@ -41,7 +41,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
         reader.file(schema);
     }
     lower::unions(&mut reader.model);
-    engine::prepare(&reader.model, &mut reader.errors);
+    engine::prepare(&mut reader.model, &mut reader.errors);
     reader.errors.finish(reader.model)
 }
 
@@ -122,6 +122,19 @@ impl<'a> Keywords<'a> {
 impl Reader {
     fn file(&mut self, schema: &SchemaFile) {
         let file = schema.file.as_path();
+        // A module per entry, even one refused below: modules and registry
+        // entries share their indexes (`$ref`s between entries use them).
+        let module = self.model.modules.len();
+        self.model.modules.push(Module {
+            name: schema.name.clone(),
+            word: names::snake(&schema.name),
+            file: file.to_path_buf(),
+            root: None,
+            asserted: None,
+            text: String::from_utf8_lossy(&schema.bytes).into_owned(),
+            base: self.bases[module].clone(),
+            refers_to: Vec::new(),
+        });
         let document = match concord_runtime::strict::read_schema(&schema.bytes) {
             Ok(document) => document,
             Err(error) => return self.errors.push(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")),
@@ -143,8 +156,6 @@ impl Reader {
         if root.get("$id").is_some_and(|id| !id.is_string()) {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
-        let module = self.model.modules.len();
-        self.model.modules.push(Module { name: schema.name.clone(), word: names::snake(&schema.name), file: file.to_path_buf(), root: None, asserted: None, text: String::from_utf8_lossy(&schema.bytes).into_owned(), base: self.bases[module].clone(), refers_to: Vec::new() });
         let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), ids: Vec::new(), pending: Vec::new(), engine: false };
         collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids);
 
@@ -247,6 +258,7 @@ impl Reader {
             schema_digest: doc.digest.to_owned(),
             is_root,
             module: doc.module,
+            asserted: false,
             kind: TypeKind::Alias(Shape::Any),
         });
         TypeId(self.model.types.len() - 1)

@@ -15,7 +15,7 @@ pub fn package(model: &Model) -> Vec<(String, String)> {
     for index in 0..model.modules.len() {
         files.push((format!("{}.py", ident::module(&model.modules[index].word)), module(model, index)));
     }
-    if model.modules.iter().any(|module| module.asserted.is_some()) {
+    if (0..model.modules.len()).any(|module| model.asserts(module)) {
         files.push(("_schemas.py".to_owned(), schemas(model)));
     }
     files.push(("py.typed".to_owned(), String::new()));
@@ -113,7 +113,7 @@ fn module(model: &Model, index: usize) -> String {
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
-    if model.modules[index].asserted.is_some() {
+    if model.asserts(index) {
         let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("PINNED_SCHEMAS[{other}]")).collect();
         let value = assignment(0, "_DOCUMENTS", None, Some(&format!("[{}]", documents.join(", "))));
         blocks.insert(0, value + "\"\"\"The documents the assertion engine reads for this entry's records: its own, then those its `$ref`s reach.\"\"\"\n");
@@ -128,7 +128,7 @@ fn module(model: &Model, index: usize) -> String {
         .filter(|section: &String| !section.is_empty())
         .collect();
     // Then the package's own: the pinned documents the assertion engine reads.
-    if model.modules[index].asserted.is_some() {
+    if model.asserts(index) {
         sections.push("from ._schemas import PINNED_SCHEMAS\n".to_owned());
     }
     out.push_str(&sections.join("\n"));
@@ -194,17 +194,17 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> S
         out.push_str(&docstring(&def.doc, "    "));
         out.push('\n');
     }
-    out.push_str(&record_constants(model, def));
+    out.push_str(&record_constants(def));
     out
 }
 
 /// The `NAME` and `SCHEMA_DIGEST` of a record class, and, in a module whose
 /// schema needs the assertion engine, the `ASSERTION` that has `from_json`
 /// check a record against its place in the pinned schema.
-fn record_constants(model: &Model, def: &TypeDef) -> String {
+fn record_constants(def: &TypeDef) -> String {
     let constant = |name: &str, value: &str| assignment(4, name, Some("typing.ClassVar[str]"), Some(&string_literal(value)));
     let mut out = constant("NAME", &def.name) + &constant("SCHEMA_DIGEST", &def.schema_digest);
-    if model.modules[def.module].asserted.is_some() {
+    if def.asserted {
         let value = format!("concord_runtime.Assertion(_DOCUMENTS, 0, {})", string_literal(&def.origin.pointer));
         out.push_str(&assignment(4, "ASSERTION", Some("typing.ClassVar[concord_runtime.Assertion | None]"), Some(&value)));
     }
@@ -285,7 +285,7 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
     // (`model_dump_x`); the exact names are escaped (`ident::field`).
     let protected = if body.fields.iter().any(|f| ident::field(&f.word).starts_with("model_")) { ", protected_namespaces=()" } else { "" };
     out.push_str(&assignment(4, "model_config", None, Some(&format!("pydantic.ConfigDict(extra={}{protected})", string_literal(extra)))));
-    out.push_str(&record_constants(model, def));
+    out.push_str(&record_constants(def));
     for field in &body.fields {
         out.push('\n');
         out.push_str(&field_lines(model, field, pending));

@@ -19,7 +19,7 @@ pub fn module(model: &Model) -> String {
     // Formatted a type at a time: one syntax tree of the whole registry
     // would cost memory and time out of proportion to its size.
     let mut out = format!("// {}\n", super::HEADER);
-    if model.modules.iter().any(|module| module.asserted.is_some()) {
+    if (0..model.modules.len()).any(|module| model.asserts(module)) {
         let documents = model.modules.iter().map(|module| {
             let (uri, text) = (proc_macro2::Literal::string(&module.base), proc_macro2::Literal::string(&module.text));
             format!("    ({uri}, {text}),\n")
@@ -32,7 +32,7 @@ pub fn module(model: &Model) -> String {
         let name = module_ident(model, index);
         let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
-        if module.asserted.is_some() {
+        if model.asserts(index) {
             // This entry's document first, then the entries its `$ref`s reach.
             let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("super::PINNED_SCHEMAS[{other}]")).collect();
             out.push_str(&format!("\n    /// The documents the assertion engine reads for this entry's records.\n    const DOCUMENTS: &[(&str, &str)] = &[{}];\n", documents.join(", ")));
@@ -194,18 +194,18 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
     match &def.kind {
         TypeKind::Struct(body) => structure(model, id, def, body, boxed),
         TypeKind::Enum(values) => {
-            let record = if def.is_root { record(model, def, &name) } else { quote! {} };
+            let record = if def.is_root { record(def, &name) } else { quote! {} };
             let enumeration = enumeration(&name, doc, values);
             quote! { #enumeration #record }
         }
         TypeKind::Union(body) => union(model, id, def, body, boxed),
         TypeKind::OpenEnum(open) => {
-            let record = if def.is_root { record(model, def, &name) } else { quote! {} };
+            let record = if def.is_root { record(def, &name) } else { quote! {} };
             let enumeration = open_enumeration(&name, doc, open);
             quote! { #enumeration #record }
         }
         TypeKind::TypedId(prefix) => {
-            let record = if def.is_root { record(model, def, &name) } else { quote! {} };
+            let record = if def.is_root { record(def, &name) } else { quote! {} };
             let typed_id = typed_id(&name, doc, prefix);
             quote! { #typed_id #record }
         }
@@ -220,9 +220,9 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
 /// The `Record` impl. In a module whose schema holds keywords no type
 /// expresses, `from_json` also checks the record against its place in the
 /// pinned schema with the assertion engine.
-fn record(model: &Model, def: &TypeDef, name: &Ident) -> TokenStream {
+fn record(def: &TypeDef, name: &Ident) -> TokenStream {
     let (record_name, digest) = (&def.name, &def.schema_digest);
-    let asserted = model.modules[def.module].asserted.is_some().then(|| {
+    let asserted = def.asserted.then(|| {
         let pointer = &def.origin.pointer;
         quote! {
             fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
@@ -246,7 +246,7 @@ fn record(model: &Model, def: &TypeDef, name: &Ident) -> TokenStream {
 fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components) -> TokenStream {
     let name = type_ident(model, id);
     let doc = docs(&def.doc);
-    let record = if def.is_root { record(model, def, &name) } else { quote! {} };
+    let record = if def.is_root { record(def, &name) } else { quote! {} };
     let variants: Vec<Ident> = body.branches.iter().map(|branch| Ident::new(&ident::type_name(&branch.word), Span::call_site())).collect();
     let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
     let keys: Vec<&str> = body.branches.iter().map(|branch| branch.key.as_str()).collect();
@@ -308,7 +308,7 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
     let name = type_ident(model, id);
     let doc = docs(&def.doc);
     let ty = rust_type(model, shape, Some(id), boxed);
-    let record = record(model, def, &name);
+    let record = record(def, &name);
     let read = match check_fn(model, shape, &ty) {
         Some(check) => quote! { ::concord_runtime::bind::read_checked(deserializer, #check).map(Self) },
         None => quote! { <#ty as ::concord_runtime::serde::Deserialize>::deserialize(deserializer).map(Self) },
@@ -547,7 +547,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         }
     });
     let expecting = format!("an object ({})", def.name);
-    let record = record(model, def, &name);
+    let record = record(def, &name);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
