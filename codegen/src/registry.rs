@@ -28,6 +28,9 @@ pub struct SchemaFile {
     pub file: PathBuf,
     pub digest: String,
     pub bytes: Vec<u8>,
+    /// The URI other documents `$ref` it by, when it has no `$id` (its
+    /// retrieval URI upstream): the index's optional `uri`.
+    pub uri: Option<String>,
 }
 
 /// One digest that `pin` rewrote.
@@ -56,6 +59,7 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
                 file,
                 digest: actual,
                 bytes,
+                uri: entry.uri,
             }),
             Some(pinned) => errors.push(
                 &file,
@@ -115,6 +119,7 @@ struct IndexEntry {
     name: String,
     path: String,
     digest: Option<String>,
+    uri: Option<String>,
 }
 
 /// The index and its well-formed entries, with the problems of the others:
@@ -165,8 +170,8 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Error
         return None;
     };
     let before = errors.diagnostics.len();
-    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "path" | "digest")) {
-        errors.push(index_file, pointer_push(pointer, key), format!("unknown key {key:?}: an entry has `name`, `path` and `digest`"));
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "path" | "digest" | "uri")) {
+        errors.push(index_file, pointer_push(pointer, key), format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `uri`"));
     }
     let text = |key: &str, errors: &mut Errors| match object.get(key) {
         Some(Value::String(text)) => Some(text.clone()),
@@ -179,6 +184,12 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Error
     let name = text("name", errors);
     let path = text("path", errors);
     let digest = text("digest", errors);
+    let uri = text("uri", errors);
+    if let Some(uri) = &uri {
+        if !uri.split('/').next().is_some_and(|scheme| scheme.contains(':')) || uri.contains('#') {
+            errors.push(index_file, pointer_push(pointer, "uri"), format!("uri {uri:?} must be an absolute URI without a fragment"));
+        }
+    }
     match &name {
         None => errors.push(index_file, pointer, "missing `name`"),
         Some(name) if !is_type_name(name) => errors.push(
@@ -204,7 +215,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Error
     if errors.diagnostics.len() > before {
         return None;
     }
-    Some(IndexEntry { name: name?, path: path?, digest })
+    Some(IndexEntry { name: name?, path: path?, digest, uri })
 }
 
 pub(crate) fn is_type_name(name: &str) -> bool {

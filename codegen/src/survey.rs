@@ -31,6 +31,8 @@ pub struct Document {
     pub name: String,
     pub path: String,
     pub bytes: Vec<u8>,
+    /// The URI other documents `$ref` it by, when it has no `$id`.
+    pub uri: Option<String>,
 }
 
 /// What an instance must make of its root in both languages.
@@ -363,7 +365,11 @@ pub fn write_registry(dir: &Path, candidates: &[Candidate]) -> Result<(), Errors
         for document in candidate.documents() {
             let path = format!("{}/{}", candidate.folder(), document.path);
             write(&dir.join(&path), &document.bytes)?;
-            index.push(json!({"name": document.name, "path": path, "digest": digest(&document.bytes)}));
+            let mut entry = json!({"name": document.name, "path": path, "digest": digest(&document.bytes)});
+            if let Some(uri) = &document.uri {
+                entry["uri"] = json!(uri);
+            }
+            index.push(entry);
         }
     }
     let mut text = serde_json::to_string_pretty(&json!({"format": 1, "schemas": index})).unwrap_or_default();

@@ -95,7 +95,7 @@ fn candidates(dir: &Path) -> (Vec<Group>, Vec<Candidate>, usize) {
             bytes.push(b'\n');
             candidates.push(Candidate {
                 label: format!("{file} #{index} ({description})"),
-                main: Document { name, path: "schema.json".into(), bytes },
+                main: Document { name, path: "schema.json".into(), bytes, uri: None },
                 extras: Vec::new(),
                 instances,
             });

@@ -36,7 +36,7 @@ pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
     // Every document's base URI first: a `$ref` may name another entry.
     let bases = registry.schemas.iter().map(base_uri).collect();
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases };
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default() };
     for schema in &registry.schemas {
         reader.file(schema);
     }
@@ -50,6 +50,8 @@ struct Reader {
     errors: Errors,
     /// The base URI of each registry entry's document, in registry order.
     bases: Vec<String>,
+    /// The type names taken in each module, as both languages spell them.
+    names: std::collections::HashSet<(usize, String)>,
 }
 
 /// The document being read: where diagnostics point and where `$ref`s resolve.
@@ -157,7 +159,18 @@ impl Reader {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
         let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), ids: Vec::new(), pending: Vec::new(), engine: false };
-        collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids);
+        let mut refs = Vec::new();
+        collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids, &mut refs);
+        // The other entries any `$ref` names, wherever it stands: the engine
+        // needs their documents at hand.
+        for target in refs {
+            let resolved = resolve_uri(&self.bases[module], &target);
+            if let Some(other) = self.bases.iter().position(|base| *base == resolved).filter(|other| *other != module) {
+                if !self.model.modules[module].refers_to.contains(&other) {
+                    self.model.modules[module].refers_to.push(other);
+                }
+            }
+        }
 
         // A document of `$defs` only has no root type: its definitions are the module.
         let has_root = root.keys().any(|k| !matches!(k.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
@@ -251,8 +264,16 @@ impl Reader {
     }
 
     fn declare(&mut self, name: &str, doc: &Document, pointer: &str, is_root: bool) -> TypeId {
+        // Names are made from keys and properties: two may come out alike
+        // (`$defs/shapes/transform` and `$defs/Transform`); the later is numbered.
+        let mut unique = name.to_owned();
+        let mut n = 2;
+        while !self.names.insert((doc.module, crate::emit::type_name(&unique))) {
+            unique = format!("{name}{n}");
+            n += 1;
+        }
         self.model.types.push(TypeDef {
-            name: name.to_owned(),
+            name: unique,
             origin: Origin { file: doc.file.to_path_buf(), pointer: pointer.to_owned() },
             doc: None,
             schema_digest: doc.digest.to_owned(),
@@ -431,13 +452,15 @@ impl Reader {
     }
 }
 
-/// A document's base URI: its `$id` (without an empty fragment), else its
-/// path in the registry below [`concord_runtime::assertion::BASE`].
+/// A document's base URI: its `$id` (without an empty fragment), else the
+/// `uri` the index gives it, else its path in the registry below
+/// [`concord_runtime::assertion::BASE`].
 fn base_uri(schema: &SchemaFile) -> String {
     let id = concord_runtime::strict::read_schema(&schema.bytes).ok().and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
-    match id {
-        Some(id) => id.trim_end_matches('#').to_owned(),
-        None => format!("{}{}", concord_runtime::assertion::BASE, schema.path),
+    match (id, &schema.uri) {
+        (Some(id), _) => id.trim_end_matches('#').to_owned(),
+        (None, Some(uri)) => uri.clone(),
+        (None, None) => format!("{}{}", concord_runtime::assertion::BASE, schema.path),
     }
 }
 
@@ -489,9 +512,12 @@ fn plain_reference(root: &Map<String, Value>) -> Option<String> {
 }
 
 /// Every `$anchor` of a document and the location it names.
-fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, String>, ids: &mut Vec<String>) {
+fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, String>, ids: &mut Vec<String>, refs: &mut Vec<String>) {
     match schema {
         Value::Object(object) => {
+            if let Some(Value::String(target)) = object.get("$ref") {
+                refs.push(target.clone());
+            }
             if let Some(Value::String(anchor)) = object.get("$anchor") {
                 anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
             }
@@ -501,13 +527,13 @@ fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, 
             for (key, value) in object {
                 // Values of these keywords are data, not schemas.
                 if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    collect_anchors(value, &pointer_push(pointer, key), anchors, ids);
+                    collect_anchors(value, &pointer_push(pointer, key), anchors, ids, refs);
                 }
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                collect_anchors(item, &format!("{pointer}/{index}"), anchors, ids);
+                collect_anchors(item, &format!("{pointer}/{index}"), anchors, ids, refs);
             }
         }
         _ => {}

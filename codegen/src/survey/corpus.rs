@@ -54,10 +54,11 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Un
     };
     let main_dir = Path::new(&main_path).parent().unwrap_or(Path::new("")).to_path_buf();
     let base = names.take(super::pascal_case(short_name));
-    let main = Document { name: base.clone(), path: main_path.clone(), bytes };
+    let bundle = schemas.join(short_name);
+    let uris = retrieval_uris(&bundle);
+    let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned() };
 
     let mut extras = Vec::new();
-    let bundle = schemas.join(short_name);
     for file in files_below(&bundle)? {
         let local = file.strip_prefix(&bundle).unwrap_or(&file).to_string_lossy().replace('\\', "/");
         if local == "_refmap.json" {
@@ -66,7 +67,8 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Un
         let path = in_repo(&main_dir, &local).unwrap_or_else(|| main_dir.join(&local).to_string_lossy().into_owned());
         let stem = local.rsplit('/').next().unwrap_or_default().trim_end_matches(".json").trim_end_matches(".schema");
         let bytes = std::fs::read(&file).map_err(|e| Errors::one(&file, "", format!("cannot read: {e}")))?;
-        extras.push(Document { name: names.take(format!("{base}{}", super::pascal_case(stem))), path, bytes });
+        let uri = uris.get(&local).cloned();
+        extras.push(Document { name: names.take(format!("{base}{}", super::pascal_case(stem))), path, bytes, uri });
     }
 
     let mut instances = Vec::new();
@@ -114,8 +116,32 @@ fn target_entry(
     let mut bytes = serde_json::to_vec_pretty(&schema).unwrap_or_default();
     bytes.push(b'\n');
     let name = names.take(format!("{}{}", main.name, super::pascal_case(last)));
-    extras.push(Document { name: name.clone(), path, bytes });
+    extras.push(Document { name: name.clone(), path, bytes, uri: None });
     name
+}
+
+/// Each bundled file's URI upstream, from the bundle's `_refmap.json`
+/// (local path -> URI): its published one where there is one, else its
+/// retrieval URI at the recorded commit. Documents `$ref` each other by
+/// these, so each registry entry is given its own.
+fn retrieval_uris(bundle: &Path) -> std::collections::HashMap<String, String> {
+    let mut uris = std::collections::HashMap::new();
+    let Ok(bytes) = std::fs::read(bundle.join("_refmap.json")) else { return uris };
+    let Ok(map) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return uris };
+    if let (Some(main), Some(uri)) = (map["main"].as_str(), map["root_retrieval_uri"].as_str()) {
+        uris.insert(main.to_owned(), uri.trim_end_matches('#').to_owned());
+    }
+    for (uri, local) in map["resources"].as_object().into_iter().flatten() {
+        let Some(local) = local.as_str() else { continue };
+        let published = !uri.contains("raw.githubusercontent.com");
+        match uris.get(local) {
+            Some(existing) if !existing.contains("raw.githubusercontent.com") || !published => {}
+            _ => {
+                uris.insert(local.to_owned(), uri.trim_end_matches('#').to_owned());
+            }
+        }
+    }
+    uris
 }
 
 /// `dir/local` with `_parent_` read as `..`, normalized; `None` if it
