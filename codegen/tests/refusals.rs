@@ -122,12 +122,12 @@ fn wrong_or_missing_dialect_is_refused() {
 }
 
 #[test]
-fn property_names_that_collide_are_refused() {
+fn property_names_that_make_one_word_are_numbered() {
     let registry = Registry::new(&[("Root", object(json!({"gpu-arch": {"type": "string"}, "gpu_arch": {"type": "string"}})))]);
-    assert_has(
-        &registry.errors(),
-        &["at /properties/gpu_arch: properties \"gpu-arch\" and \"gpu_arch\" of `Root` both become the field `gpu_arch` in Rust and Python"],
-    );
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let concord_codegen::model::TypeKind::Struct(body) = &model.types[0].kind else { panic!() };
+    let words: Vec<(&str, &str)> = body.fields.iter().map(|f| (f.json_name.as_str(), f.word.as_str())).collect();
+    assert_eq!(words, [("gpu-arch", "gpu_arch"), ("gpu_arch", "gpu_arch2")]);
 }
 
 #[test]

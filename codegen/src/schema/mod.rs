@@ -35,8 +35,17 @@ pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
     // Every document's base URI first: a `$ref` may name another entry.
-    let bases = registry.schemas.iter().map(base_uri).collect();
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default() };
+    let bases: Vec<String> = registry.schemas.iter().map(base_uri).collect();
+    // And every embedded resource's `$id`: a `$ref` may name one of those.
+    let mut resources = Vec::new();
+    for (module, schema) in registry.schemas.iter().enumerate() {
+        if let Ok(document) = concord_runtime::strict::read_schema(&schema.bytes) {
+            let (mut anchors, mut ids, mut refs) = (HashMap::new(), Vec::new(), Vec::new());
+            collect_anchors(&document, "", &mut anchors, &mut ids, &mut refs);
+            resources.extend(ids.iter().map(|id| (resolve_uri(&bases[module], id), module)));
+        }
+    }
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources };
     for schema in &registry.schemas {
         reader.file(schema);
     }
@@ -52,6 +61,8 @@ struct Reader {
     bases: Vec<String>,
     /// The type names taken in each module, as both languages spell them.
     names: std::collections::HashSet<(usize, String)>,
+    /// Every `$id` of every document (resolved), and the entry it stands in.
+    resources: Vec<(String, usize)>,
 }
 
 /// The document being read: where diagnostics point and where `$ref`s resolve.
@@ -164,8 +175,7 @@ impl Reader {
         // The other entries any `$ref` names, wherever it stands: the engine
         // needs their documents at hand.
         for target in refs {
-            let resolved = resolve_uri(&self.bases[module], &target);
-            if let Some(other) = self.bases.iter().position(|base| *base == resolved).filter(|other| *other != module) {
+            if let Some(other) = self.entry_of(module, &target).filter(|other| *other != module) {
                 if !self.model.modules[module].refers_to.contains(&other) {
                     self.model.modules[module].refers_to.push(other);
                 }
@@ -228,6 +238,13 @@ impl Reader {
             let module = &mut self.model.modules[module];
             module.asserted = Some(module.text.clone());
         }
+    }
+
+    /// The registry entry a `$ref` from `module` names: by its base URI, or
+    /// by the `$id` of a resource embedded in it.
+    fn entry_of(&self, module: usize, target: &str) -> Option<usize> {
+        let resolved = resolve_uri(&self.bases[module], target);
+        self.bases.iter().position(|base| *base == resolved).or_else(|| self.resources.iter().find(|(id, _)| *id == resolved).map(|(_, entry)| *entry))
     }
 
     /// Reads the schema at `pointer` into the named type `id`.
@@ -376,6 +393,10 @@ impl Reader {
         if schema.has("enum") || schema.has("const") {
             match self.enum_values(doc.file, schema, base.as_deref(), nullable)? {
                 Some((values, null)) => {
+                    // Assertions beside an enum narrow it further: the engine checks them.
+                    for keyword in ["minLength", "maxLength", "pattern"] {
+                        doc.engine |= schema.take(keyword).is_some();
+                    }
                     let read = self.enumeration(doc.file, schema, values)?;
                     return Some(if null { Read::Nullable(Box::new(read)) } else { read });
                 }

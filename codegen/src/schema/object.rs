@@ -93,9 +93,17 @@ impl Reader {
             let at = pointer_push(&schema.at("properties"), name);
             let property_hint = format!("{hint}{}", names::pascal(name, "V"));
             let Some(shape) = self.shape(doc, property, &at, &property_hint) else { continue };
+            // Two property names may make one word (`@context`, `context`): the later is numbered.
+            let base = names::snake(name);
+            let mut word = base.clone();
+            let mut n = 2;
+            while fields.iter().any(|field: &Field| field.word == word) {
+                word = format!("{base}{n}");
+                n += 1;
+            }
             fields.push(Field {
                 json_name: name.clone(),
-                word: names::snake(name),
+                word,
                 doc: doc_text(property),
                 shape,
                 required: required.contains(&name.as_str()),

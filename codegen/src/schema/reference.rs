@@ -58,13 +58,7 @@ impl Reader {
             },
             // Another registry entry: any value here, which the engine checks
             // with every entry's document at hand.
-            None if self.bases.contains(&super::resolve_uri(&self.model.modules[doc.module].base, target)) => {
-                let resolved = super::resolve_uri(&self.model.modules[doc.module].base, target);
-                let other = self.bases.iter().position(|base| *base == resolved).unwrap_or_default();
-                let refers_to = &mut self.model.modules[doc.module].refers_to;
-                if !refers_to.contains(&other) {
-                    refers_to.push(other);
-                }
+            None if self.entry_of(doc.module, target).is_some() => {
                 doc.engine = true;
                 return Some(Shape::Any);
             }
