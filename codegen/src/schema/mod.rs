@@ -30,6 +30,16 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+/// Dialects the assertion engine reads, for entries no types are made of.
+const OLDER_DIALECTS: &[&str] = &[
+    "https://json-schema.org/draft/2019-09/schema",
+    "http://json-schema.org/draft-07/schema#",
+    "http://json-schema.org/draft-07/schema",
+    "http://json-schema.org/draft-06/schema#",
+    "http://json-schema.org/draft-06/schema",
+    "http://json-schema.org/draft-04/schema#",
+    "http://json-schema.org/draft-04/schema",
+];
 pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 
 /// Reads every schema of a verified registry; reports every problem found.
@@ -155,8 +165,10 @@ impl Reader {
         let Some(root) = document.as_object() else {
             return self.errors.push(file, "", "a schema file must hold a JSON object");
         };
+        let older = root.get("$schema").and_then(Value::as_str).is_some_and(|dialect| OLDER_DIALECTS.contains(&dialect));
         match root.get("$schema") {
             Some(Value::String(dialect)) if dialect == DRAFT_2020_12 => {}
+            _ if older => {}
             Some(other) => {
                 return self.errors.push(
                     file,
@@ -180,6 +192,17 @@ impl Reader {
                     self.model.modules[module].refers_to.push(other);
                 }
             }
+        }
+
+        // A document in an older dialect (a standard's schema a 2020-12 entry
+        // `$ref`s, say): no types are read from it; its records are any JSON
+        // value, which the engine checks in the document's own dialect.
+        if older {
+            let id = self.declare(&schema.name, &doc, "", true);
+            self.model.modules[module].root = Some(id);
+            let module = &mut self.model.modules[module];
+            module.asserted = Some(module.text.clone());
+            return;
         }
 
         // A document of `$defs` only has no root type: its definitions are the module.
@@ -473,14 +496,15 @@ impl Reader {
     }
 }
 
-/// A document's base URI: its `$id` (without an empty fragment), else the
-/// `uri` the index gives it, else its path in the registry below
-/// [`concord_runtime::assertion::BASE`].
+/// A document's base URI: the `uri` the index gives it, else its `$id`
+/// (without an empty fragment), else its path in the registry below
+/// [`concord_runtime::assertion::BASE`]. (The engine knows it by its `$id`
+/// too.)
 fn base_uri(schema: &SchemaFile) -> String {
     let id = concord_runtime::strict::read_schema(&schema.bytes).ok().and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
-    match (id, &schema.uri) {
-        (Some(id), _) => id.trim_end_matches('#').to_owned(),
-        (None, Some(uri)) => uri.clone(),
+    match (&schema.uri, id) {
+        (Some(uri), _) => uri.clone(),
+        (None, Some(id)) => id.trim_end_matches('#').to_owned(),
         (None, None) => format!("{}{}", concord_runtime::assertion::BASE, schema.path),
     }
 }

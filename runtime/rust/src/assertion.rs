@@ -87,10 +87,15 @@ pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> R
     let mut base = String::new();
     for (index, (uri, text)) in documents.iter().enumerate() {
         let contents: Value = serde_json::from_str(text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
-        let uri = match contents.get("$id") {
-            Some(Value::String(id)) => id.trim_end_matches('#').to_owned(),
-            _ => (*uri).to_owned(),
-        };
+        // Registered under its `$id` and under the URI the registry gives it,
+        // when they differ (a `$ref` may use either).
+        if let Some(Value::String(id)) = contents.get("$id") {
+            let id = id.trim_end_matches('#');
+            if id != *uri {
+                resources.push((id.to_owned(), contents.clone()));
+            }
+        }
+        let uri = (*uri).to_owned();
         if index == document {
             if !pointer.is_empty() && !pointer.starts_with('/') {
                 return Err(format!("{pointer:?} is not a JSON pointer"));
