@@ -108,14 +108,14 @@ fn unsupported_keywords_are_refused_and_all_reported() {
 #[test]
 fn wrong_or_missing_dialect_is_refused() {
     let mut draft7 = object(json!({}));
-    draft7["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    draft7["$schema"] = json!("https://example.com/my-dialect");
     let mut missing = object(json!({}));
     missing.as_object_mut().unwrap().remove("$schema");
     let registry = Registry::new(&[("Old", draft7), ("Bare", missing)]);
     assert_has(
         &registry.errors(),
         &[
-            "old.schema.json at /$schema: unsupported dialect \"http://json-schema.org/draft-07/schema#\": concord reads Draft 2020-12 only",
+            "old.schema.json at /$schema: unsupported dialect \"https://example.com/my-dialect\": concord reads Draft 2020-12 only",
             "bare.schema.json: missing \"$schema\"",
         ],
     );
