@@ -205,9 +205,9 @@ impl Reader {
             return;
         }
 
-        // A document of `$defs` only has no root type: its definitions are the module.
-        let has_root = root.keys().any(|k| !matches!(k.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
-        let root_id = has_root.then(|| {
+        // The root type; for a document of `$defs` only, whose root asserts
+        // nothing, it is any JSON value, and the definitions are the module's types.
+        let root_id = Some({
             let id = self.declare(&schema.name, &doc, "", true);
             doc.targets.insert(String::new(), id);
             id
