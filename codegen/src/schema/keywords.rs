@@ -41,7 +41,7 @@ pub const TYPED_ID: &str = "x-typed-id";
 /// Every keyword concord knows, by vocabulary.
 pub const KEYWORDS: &[Keyword] = &[
     // core
-    keyword("$schema", "core", Bound("must be Draft 2020-12, at a document's root")),
+    keyword("$schema", "core", Bound("Draft 2020-12; an entry in an older dialect makes no types, its records are checked by the assertion engine")),
     keyword("$id", "core", Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine")),
     keyword("$ref", "core", Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: what it cannot resolve in the document is refused at generation time)")),
     keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
@@ -52,7 +52,7 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("$dynamicAnchor", "core", Bound("a name `$dynamicRef` resolves to, by the assertion engine")),
     // applicator
     keyword("properties", "applicator", Bound("fields of an object type, in schema order")),
-    keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries")),
+    keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries (docs/unknown-keys.md)")),
     keyword("items", "applicator", Bound("the element type of an array (after `prefixItems`: the rest)")),
     keyword("prefixItems", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("contains", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
@@ -62,12 +62,12 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("if", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("then", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("else", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("allOf", "applicator", Bound("the parts merged into one type: properties in part order, `required` joined; a conflict is refused")),
-    keyword("anyOf", "applicator", Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise refused")),
+    keyword("allOf", "applicator", Bound("the parts merged into one type: properties in part order, `required` joined; where parts disagree, a looser type and the assertion engine")),
+    keyword("anyOf", "applicator", Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise any JSON value, checked by the assertion engine")),
     keyword("oneOf", "applicator", Bound("as `anyOf`; such branches exclude each other, so exactly one matches")),
     keyword("not", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     // unevaluated
-    keyword("unevaluatedProperties", "unevaluated", Bound("`false`: a closed type, like `additionalProperties: false`")),
+    keyword("unevaluatedProperties", "unevaluated", Bound("`false`: a closed type, like `additionalProperties: false`; a schema: the keys are kept and the assertion engine checks them")),
     keyword("unevaluatedItems", "unevaluated", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     // validation
     keyword("type", "validation", Bound("the value's type; `[X, \"null\"]` is nullable; several types are a union by JSON type")),
@@ -81,10 +81,10 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("exclusiveMinimum", "validation", Enforced("integers and numbers")),
     keyword("maxLength", "validation", Enforced("in Unicode code points")),
     keyword("minLength", "validation", Enforced("in Unicode code points")),
-    keyword("pattern", "validation", Enforced("ECMA-262, run by the `regex` crate in both languages; a pattern whose meaning would differ is refused")),
+    keyword("pattern", "validation", Enforced("ECMA-262, translated for the `regex` crate, which both languages run; a pattern it cannot mean alike (a lookaround): the assertion engine")),
     keyword("maxItems", "validation", Enforced("arrays")),
     keyword("minItems", "validation", Enforced("arrays")),
-    keyword("uniqueItems", "validation", Enforced("JSON equality: `1` equals `1.0`, `true` does not equal `1`")),
+    keyword("uniqueItems", "validation", Enforced("JSON equality: `1` equals `1.0`, `true` does not equal `1`; over objects, by the assertion engine on the input")),
     keyword("maxContains", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("minContains", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("maxProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),

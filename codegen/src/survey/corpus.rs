@@ -131,6 +131,12 @@ fn retrieval_uris(bundle: &Path) -> std::collections::HashMap<String, String> {
     if let (Some(main), Some(uri)) = (map["main"].as_str(), map["root_retrieval_uri"].as_str()) {
         uris.insert(main.to_owned(), uri.trim_end_matches('#').to_owned());
     }
+    // URIs the `$ref`s use where they disagree with the target's `$id`:
+    // the engine knows a document by its `$id` already, so these come first.
+    for (uri, local) in map["aliases_not_matching_target_id"].as_object().into_iter().flatten() {
+        let Some(local) = map["resources"].get(uri).and_then(|local| local.as_str()).or(local.as_str()) else { continue };
+        uris.insert(local.to_owned(), uri.trim_end_matches('#').to_owned());
+    }
     for (uri, local) in map["resources"].as_object().into_iter().flatten() {
         let Some(local) = local.as_str() else { continue };
         let published = !uri.contains("raw.githubusercontent.com");
