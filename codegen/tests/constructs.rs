@@ -19,3 +19,24 @@ fn constructs_round_trip_in_both_languages() {
     let passed: usize = text(&output).lines().last().unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(text(&output).ends_with(" passed, 0 failed\n") && passed >= 140, "{}", text(&output));
 }
+
+/// A `$ref` into another entry's root or definition is that entry's type,
+/// named by its module's path in both languages; one to any other place of
+/// it is any JSON value the engine checks.
+#[test]
+fn a_reference_into_another_entry_is_its_type() {
+    use concord_codegen::model::{Shape, TypeKind};
+    let model = concord_codegen::load(&workspace().join("tests/constructs/registry")).unwrap();
+    let crossref = model.types.iter().find(|t| t.name == "Crossref").unwrap();
+    let TypeKind::Struct(body) = &crossref.kind else { panic!("{crossref:?}") };
+    let level = &body.fields[0];
+    let Shape::Named(id) = level.shape else { panic!("{:?}", level.shape) };
+    assert_eq!((model.get(id).name.as_str(), model.modules[model.get(id).module].name.as_str()), ("Level", "Level"));
+    assert_eq!(body.fields[1].shape, Shape::Any, "a place with no type of its own");
+
+    let files = concord_codegen::Config::new().registry(workspace().join("tests/constructs/registry")).generate().unwrap();
+    let rust = &files[0].contents;
+    assert!(rust.contains("pub level: Option<super::level::Level>,"), "the Rust path to the other module");
+    let python = files.iter().find(|f| f.path.ends_with("crossref.py")).unwrap();
+    assert!(python.contents.contains("from . import level as _level\n") && python.contents.contains("_level.Level"), "{}", python.contents);
+}

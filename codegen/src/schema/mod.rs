@@ -55,11 +55,42 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             resources.extend(ids.iter().map(|id| (resolve_uri(&bases[module], id), module)));
         }
     }
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources };
-    for schema in &registry.schemas {
-        reader.file(schema);
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new() };
+    // A module per entry, even one refused below: modules and registry
+    // entries share their indexes (`$ref`s between entries use them).
+    for (module, schema) in registry.schemas.iter().enumerate() {
+        reader.model.modules.push(Module {
+            name: schema.name.clone(),
+            word: names::snake(&schema.name),
+            file: schema.file.clone(),
+            root: None,
+            asserted: None,
+            text: String::from_utf8_lossy(&schema.bytes).into_owned(),
+            base: reader.bases[module].clone(),
+            refers_to: Vec::new(),
+        });
+        reader.targets.push(HashMap::new());
+    }
+    // The entries an entry refers to are read before it, where no cycle
+    // forbids: then its `$ref`s into them are their types.
+    for module in reading_order(&reader, registry) {
+        reader.file(&registry.schemas[module], module);
     }
     lower::unions(&mut reader.model);
+    // An entry whose records hold another entry's types needs the engine when
+    // that one does: its records' own check then covers theirs.
+    loop {
+        let needy: Vec<usize> = (0..reader.model.modules.len())
+            .filter(|&m| reader.model.modules[m].asserted.is_none() && engine::documents(&reader.model, m).iter().any(|&o| reader.model.modules[o].asserted.is_some()))
+            .collect();
+        if needy.is_empty() {
+            break;
+        }
+        for m in needy {
+            let module = &mut reader.model.modules[m];
+            module.asserted = Some(module.text.clone());
+        }
+    }
     engine::prepare(&mut reader.model, &mut reader.errors);
     reader.errors.finish(reader.model)
 }
@@ -73,6 +104,8 @@ struct Reader {
     names: std::collections::HashSet<(usize, String)>,
     /// Every `$id` of every document (resolved), and the entry it stands in.
     resources: Vec<(String, usize)>,
+    /// The named types of each entry read so far, by location.
+    targets: Vec<HashMap<String, TypeId>>,
 }
 
 /// The document being read: where diagnostics point and where `$ref`s resolve.
@@ -143,21 +176,8 @@ impl<'a> Keywords<'a> {
 }
 
 impl Reader {
-    fn file(&mut self, schema: &SchemaFile) {
+    fn file(&mut self, schema: &SchemaFile, module: usize) {
         let file = schema.file.as_path();
-        // A module per entry, even one refused below: modules and registry
-        // entries share their indexes (`$ref`s between entries use them).
-        let module = self.model.modules.len();
-        self.model.modules.push(Module {
-            name: schema.name.clone(),
-            word: names::snake(&schema.name),
-            file: file.to_path_buf(),
-            root: None,
-            asserted: None,
-            text: String::from_utf8_lossy(&schema.bytes).into_owned(),
-            base: self.bases[module].clone(),
-            refers_to: Vec::new(),
-        });
         let document = match concord_runtime::strict::read_schema(&schema.bytes) {
             Ok(document) => document,
             Err(error) => return self.errors.push(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")),
@@ -261,6 +281,7 @@ impl Reader {
             let module = &mut self.model.modules[module];
             module.asserted = Some(module.text.clone());
         }
+        self.targets[module] = std::mem::take(&mut doc.targets);
     }
 
     /// The registry entry a `$ref` from `module` names: by its base URI, or
@@ -494,6 +515,29 @@ impl Reader {
             }
         }
     }
+}
+
+/// Registry order, except that an entry comes after the entries its `$ref`s
+/// name, as far as no cycle among them forbids (depth-first, each entry
+/// after what it reaches).
+fn reading_order(reader: &Reader, registry: &Registry) -> Vec<usize> {
+    let mut refers: Vec<Vec<usize>> = vec![Vec::new(); registry.schemas.len()];
+    for (module, schema) in registry.schemas.iter().enumerate() {
+        let Ok(document) = concord_runtime::strict::read_schema(&schema.bytes) else { continue };
+        let (mut anchors, mut ids, mut refs) = (HashMap::new(), Vec::new(), Vec::new());
+        collect_anchors(&document, "", &mut anchors, &mut ids, &mut refs);
+        for target in refs {
+            if let Some(other) = reader.entry_of(module, &target).filter(|other| *other != module) {
+                refers[module].push(other);
+            }
+        }
+    }
+    let starts: Vec<TypeId> = (0..registry.schemas.len()).map(TypeId).collect();
+    crate::model::components(registry.schemas.len(), starts, |TypeId(module)| refers[module].iter().map(|&other| TypeId(other)).collect())
+        .into_iter()
+        .flatten()
+        .map(|TypeId(module)| module)
+        .collect()
 }
 
 /// A document's base URI: the `uri` the index gives it, else its `$id`

@@ -58,10 +58,7 @@ impl Reader {
             },
             // Another registry entry: any value here, which the engine checks
             // with every entry's document at hand.
-            None if self.entry_of(doc.module, target).is_some() => {
-                doc.engine = true;
-                return Some(Shape::Any);
-            }
+            None if self.entry_of(doc.module, target).is_some() => return Some(self.other_entry(doc, target)),
             None if target.contains(':') && !doc.ids.iter().any(|id| target.starts_with(id.trim_end_matches('#'))) => {
                 self.errors.push(
                     file,
@@ -86,6 +83,25 @@ impl Reader {
             }
         };
         Some(Shape::Named(self.target(doc, &pointer, &at, target)?))
+    }
+
+    /// A `$ref` into another entry: its type there when that entry is read
+    /// already and has a named type at the place (its root, a definition);
+    /// else any JSON value, which the engine checks.
+    fn other_entry(&mut self, doc: &mut Document, target: &str) -> Shape {
+        let resolved = super::resolve_uri(&self.model.modules[doc.module].base, target);
+        let fragment = target.split_once('#').map_or("", |(_, fragment)| fragment);
+        let typed = self.bases.iter().position(|base| *base == resolved).and_then(|other| {
+            let pointer = percent_decode(fragment).filter(|p| p.is_empty() || p.starts_with('/'))?;
+            self.targets[other].get(&pointer).copied()
+        });
+        match typed {
+            Some(id) => Shape::Named(id),
+            None => {
+                doc.engine = true;
+                Shape::Any
+            }
+        }
     }
 
     /// The named type of the schema at `pointer`, declared on first use.

@@ -75,7 +75,14 @@ fn init(model: &Model) -> String {
     out
 }
 
+thread_local! {
+    /// The entry whose module is being written: a type of another entry is
+    /// named through its module (set by `module`, read by `python_type`).
+    static CURRENT_MODULE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 fn module(model: &Model, index: usize) -> String {
+    CURRENT_MODULE.set(index);
     let in_module = |id: &TypeId| model.get(*id).module == index;
     // Top-level blocks, separated by two blank lines, each type after the
     // types it names: an alias is evaluated where it stands, and a class
@@ -127,9 +134,30 @@ fn module(model: &Model, index: usize) -> String {
         .map(|section| section.iter().filter(|name| used(name)).map(|name| format!("import {name}\n")).collect())
         .filter(|section: &String| !section.is_empty())
         .collect();
-    // Then the package's own: the pinned documents the assertion engine reads.
+    // Then the package's own: the entries whose types it names, and the
+    // pinned documents the assertion engine reads.
+    let mut local = String::new();
+    let mut others: Vec<String> = model
+        .ids()
+        .filter(|id| model.get(*id).module == index)
+        .flat_map(|id| model.references(id))
+        .map(|id| model.get(id).module)
+        .filter(|module| *module != index)
+        // Imported as `_name`: a field may bear the module's name, and a field's
+        // default is bound before its annotation is read.
+        .map(|module| format!("{word} as _{word}", word = ident::module(&model.modules[module].word)))
+        .collect();
+    others.sort();
+    others.dedup();
+    // isort's rule: one `as` import a line.
+    for other in &others {
+        local.push_str(&format!("from . import {other}\n"));
+    }
     if model.asserts(index) {
-        sections.push("from ._schemas import PINNED_SCHEMAS\n".to_owned());
+        local.push_str("from ._schemas import PINNED_SCHEMAS\n");
+    }
+    if !local.is_empty() {
+        sections.push(local);
     }
     out.push_str(&sections.join("\n"));
     // isort's spacing: one blank line before a statement, two before a class.
@@ -350,6 +378,10 @@ fn python_type(model: &Model, shape: &Shape) -> String {
         Shape::Array(item) => format!("list[{}]", python_type(model, item)),
         Shape::Map(value) => format!("dict[str, {}]", python_type(model, value)),
         Shape::Nullable(inner) => format!("{} | None", python_type(model, inner)),
+        // Another entry's type: by its module, which the module imports.
+        Shape::Named(id) if model.get(*id).module != CURRENT_MODULE.get() => {
+            format!("_{}.{}", ident::module(&model.modules[model.get(*id).module].word), class_name(model, *id))
+        }
         Shape::Named(id) => class_name(model, *id),
         Shape::Checked(inner, checks) => format!("typing.Annotated[{}, {}]", python_type(model, inner), constraints(checks).join(", ")),
     }

@@ -28,6 +28,7 @@ pub fn module(model: &Model) -> String {
         out.push_str(&format!("const PINNED_SCHEMAS: &[(&str, &str)] = &[\n{}];\n", documents.collect::<String>()));
     }
     for (index, members) in by_module.iter().enumerate() {
+        CURRENT_MODULE.set(index);
         let module = &model.modules[index];
         let name = module_ident(model, index);
         let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
@@ -55,6 +56,12 @@ pub fn module(model: &Model) -> String {
         }
     }
     out
+}
+
+thread_local! {
+    /// The entry whose module is being written: a type of another entry is
+    /// named by its path (set by `module`, read by `rust_type`).
+    static CURRENT_MODULE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn module_ident(model: &Model, module: usize) -> Ident {
@@ -615,6 +622,11 @@ fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>, boxed: &Compon
             quote! { Option<#inner> }
         }
         Shape::Checked(inner, _) => rust_type(model, inner, owner, boxed),
+        Shape::Named(id) if model.get(*id).module != CURRENT_MODULE.get() => {
+            // Another entry's type: by its path from this entry's module.
+            let (module, name) = (module_ident(model, model.get(*id).module), type_ident(model, *id));
+            quote! { super::#module::#name }
+        }
         Shape::Named(id) => {
             let name = type_ident(model, *id);
             match owner {
