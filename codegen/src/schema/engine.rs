@@ -75,18 +75,25 @@ pub fn prepare(model: &mut Model, errors: &mut Errors) {
         let documents: Vec<(String, String)> =
             documents(model, index).into_iter().map(|other| (model.modules[other].base.clone(), model.modules[other].text.clone())).collect();
         let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
-        for def in model.types.iter_mut().filter(|def| def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_)))) {
-            // A type a merge or a union made has no place of its own in the
-            // document: the records around it are checked.
-            if text.pointer(&def.origin.pointer).is_none() {
-                continue;
-            }
-            match concord_runtime::assertion::build_in(&documents, 0, &def.origin.pointer) {
-                Ok(_) => def.asserted = true,
-                Err(why) => {
-                    errors.push(&def.origin.file, &def.origin.pointer, format!("the assertion engine cannot check this schema: {why}"));
-                    break;
+        // Every record type with a place of its own in the document: a type a
+        // merge or a union made has none, and the records around it are checked.
+        let records: Vec<usize> = (0..model.types.len())
+            .filter(|&id| {
+                let def = &model.types[id];
+                def.module == index && (def.is_root || matches!(def.kind, TypeKind::Struct(_))) && text.pointer(&def.origin.pointer).is_some()
+            })
+            .collect();
+        let pointers: Vec<&str> = records.iter().map(|&id| model.types[id].origin.pointer.as_str()).collect();
+        // One build for the entry: the document is parsed and compiled once.
+        match concord_runtime::assertion::build_many(&documents, 0, &pointers) {
+            Ok(_) => {
+                for id in records {
+                    model.types[id].asserted = true;
                 }
+            }
+            Err(why) => {
+                let module = &model.modules[index];
+                errors.push(&module.file, "", format!("the assertion engine cannot check this schema: {why}"));
             }
         }
     }

@@ -83,6 +83,13 @@ pub fn build(document: &str, pointer: &str) -> Result<Validator, String> {
 /// A validator of `{"$ref": "<base>#<pointer>"}`, `base` the URI of
 /// `documents[document]`, over every document as a registered resource.
 pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> Result<Validator, String> {
+    build_many(documents, document, &[pointer])
+}
+
+/// One validator over several subschemas of `documents[document]` (their
+/// `anyOf`): the generator builds it once per entry to learn whether the
+/// engine can check every record type of it, parsing and compiling once.
+pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]) -> Result<Validator, String> {
     let mut resources = Vec::with_capacity(documents.len());
     let mut base = String::new();
     for (index, (uri, text)) in documents.iter().enumerate() {
@@ -97,11 +104,13 @@ pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> R
         }
         let uri = (*uri).to_owned();
         if index == document {
-            if !pointer.is_empty() && !pointer.starts_with('/') {
-                return Err(format!("{pointer:?} is not a JSON pointer"));
-            }
-            if contents.pointer(pointer).is_none() {
-                return Err(format!("no subschema at {pointer:?}"));
+            for pointer in pointers {
+                if !pointer.is_empty() && !pointer.starts_with('/') {
+                    return Err(format!("{pointer:?} is not a JSON pointer"));
+                }
+                if contents.pointer(pointer).is_none() {
+                    return Err(format!("no subschema at {pointer:?}"));
+                }
             }
             base = uri.clone();
         }
@@ -117,8 +126,14 @@ pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> R
         .should_validate_formats(false)
         .offline()
         .with_registry(&registry)
-        .build(&json!({"$ref": format!("{base}#{}", fragment(pointer))}))
-        .map_err(|error| format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()))
+        .build(&match pointers {
+            [pointer] => json!({"$ref": format!("{base}#{}", fragment(pointer))}),
+            pointers => json!({"anyOf": pointers.iter().map(|pointer| json!({"$ref": format!("{base}#{}", fragment(pointer))})).collect::<Vec<_>>()}),
+        })
+        .map_err(|error| match pointers {
+            [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
+            _ => format!("a subschema cannot be enforced: {}", error.masked()),
+        })
 }
 
 /// A JSON pointer as a URI fragment (RFC 6901 §6): what is not allowed there, percent-encoded.
