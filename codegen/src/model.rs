@@ -210,6 +210,10 @@ pub enum Shape {
     Named(TypeId),
     /// A shape with assertions every value must meet.
     Checked(Box<Shape>, Vec<Check>),
+    /// `prefixItems` with `items: false` and as many `minItems`: an array of
+    /// exactly these, each of its own shape. Named types are not among them
+    /// (the reader leaves such tuples to the assertion engine).
+    Tuple(Vec<Shape>),
 }
 
 /// An assertion on a value, applied in both languages alike. Each applies to
@@ -264,6 +268,7 @@ impl Shape {
     pub fn named(&self) -> Option<TypeId> {
         match self {
             Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) | Shape::Checked(inner, _) => inner.named(),
+            Shape::Tuple(_) => None,
             Shape::Named(id) => Some(*id),
             _ => None,
         }

@@ -8,14 +8,25 @@ use serde_json::Value;
 impl Reader {
     pub(super) fn array(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Shape> {
         let file = doc.file;
+        let (min, max) = (self.count(file, schema, "minItems"), self.count(file, schema, "maxItems"));
+        if let Some(prefix) = schema.take("prefixItems") {
+            if let Some(tuple) = self.tuple(doc, schema, prefix, (min, max), hint) {
+                return Some(tuple);
+            }
+            // Not a fixed tuple: items of any value, which the engine checks.
+            doc.engine = true;
+            self.engine_keyword(doc, "prefixItems", prefix, &schema.at("prefixItems"));
+        }
         let items = match schema.take("items") {
             // After `prefixItems`, `items` types the rest only: the engine checks both.
-            Some(_) | None if schema.object.contains_key("prefixItems") => Shape::Any,
+            Some(items) if schema.object.contains_key("prefixItems") => {
+                self.engine_keyword(doc, "items", items, &schema.at("items"));
+                Shape::Any
+            }
             None => Shape::Any,
             Some(items) => self.shape(doc, items, &schema.at("items"), &format!("{hint}Item"))?,
         };
         let mut checks = Vec::new();
-        let (min, max) = (self.count(file, schema, "minItems"), self.count(file, schema, "maxItems"));
         if min.is_some_and(|min| min > 0) || max.is_some() {
             checks.push(Check::Items { min: min.filter(|min| *min > 0), max });
         }
@@ -28,6 +39,33 @@ impl Reader {
             Some(_) => self.errors.push(file, schema.at("uniqueItems"), "`uniqueItems` must be true or false"),
         }
         Some(checked(Shape::Array(Box::new(items)), checks))
+    }
+}
+
+impl Reader {
+    /// `prefixItems` with `items: false` and `minItems` as many: a tuple, when
+    /// its elements are of plain shapes (no named type); else `None`.
+    fn tuple(&mut self, doc: &mut Document, schema: &Keywords, prefix: &Value, (min, max): (Option<u64>, Option<u64>), hint: &str) -> Option<Shape> {
+        let items = prefix.as_array().filter(|items| !items.is_empty())?;
+        let n = items.len() as u64;
+        let exact = schema.object.get("items") == Some(&Value::Bool(false)) && min == Some(n) && max.is_none_or(|max| max >= n);
+        let plain = exact && !schema.object.contains_key("uniqueItems") && !schema.object.contains_key("contains") && !schema.object.contains_key("unevaluatedItems");
+        if !plain {
+            return None;
+        }
+        let before = self.model.types.len();
+        let mut shapes = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let at = format!("{}/{index}", schema.at("prefixItems"));
+            shapes.push(self.shape(doc, item, &at, &format!("{hint}{}", index + 1))?);
+        }
+        // Named types inside would need boxing and ordering rules of their own.
+        if self.model.types.len() != before || shapes.iter().any(|shape| !scalar(shape)) {
+            self.model.types.truncate(before);
+            return None;
+        }
+        schema.take("items");
+        Some(Shape::Tuple(shapes))
     }
 }
 

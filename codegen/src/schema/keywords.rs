@@ -54,7 +54,7 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("properties", "applicator", Bound("fields of an object type, in schema order")),
     keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries (docs/unknown-keys.md)")),
     keyword("items", "applicator", Bound("the element type of an array (after `prefixItems`: the rest)")),
-    keyword("prefixItems", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("prefixItems", "applicator", Bound("with `items: false` and as many `minItems`: a tuple (`(A, B)`, `tuple[A, B]`) of plain shapes; else the items are any values and the assertion engine checks them")),
     keyword("contains", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("patternProperties", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
     keyword("dependentSchemas", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),

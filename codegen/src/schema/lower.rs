@@ -100,7 +100,7 @@ fn by_type(model: &Model, id: TypeId, exclusive: bool) -> Option<Vec<String>> {
             Shape::Integer => "integer",
             Shape::Number => "number",
             Shape::String => "string",
-            Shape::Array(_) => "array",
+            Shape::Array(_) | Shape::Tuple(_) => "array",
             Shape::Map(_) => "object",
             Shape::Named(id) => match &model.get(*id).kind {
                 TypeKind::Struct(_) => "object",

@@ -429,6 +429,10 @@ impl Reader {
     fn typed(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         let (base, nullable) = self.declared_type(doc.file, schema)?;
         for &keyword in keywords::ENGINE {
+            // An array's `prefixItems` may make a tuple: `array` decides.
+            if keyword == "prefixItems" && base.as_deref() == Some("array") {
+                continue;
+            }
             if let Some(value) = schema.take(keyword) {
                 doc.engine = true;
                 self.engine_keyword(doc, keyword, value, &schema.at(keyword));

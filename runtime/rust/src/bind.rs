@@ -438,3 +438,8 @@ pub fn branch_checked<T: de::DeserializeOwned, E: de::Error>(value: serde_json::
     check(&branch).map_err(Failure::into_error)?;
     Ok(branch)
 }
+
+/// A tuple element's failure, one array index further out.
+pub fn element(index: usize, result: Result<(), Failure>) -> Result<(), Failure> {
+    result.map_err(|failure| failure.at_index(index))
+}

@@ -376,6 +376,12 @@ fn python_type(model: &Model, shape: &Shape) -> String {
         Shape::Number => "float".to_owned(),
         Shape::String => "str".to_owned(),
         Shape::Array(item) => format!("list[{}]", python_type(model, item)),
+        // Not strict as a container: behind a before-validator (`NotNull`) a JSON
+        // array reaches it as a list, which a strict tuple refuses whole; its
+        // elements stay strict, and a JSON string or object is still refused.
+        Shape::Tuple(items) => {
+            format!("typing.Annotated[tuple[{}], pydantic.Strict(False)]", items.iter().map(|item| python_type(model, item)).collect::<Vec<_>>().join(", "))
+        }
         Shape::Map(value) => format!("dict[str, {}]", python_type(model, value)),
         Shape::Nullable(inner) => format!("{} | None", python_type(model, inner)),
         // Another entry's type: by its module, which the module imports.

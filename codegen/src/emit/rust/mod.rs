@@ -613,6 +613,10 @@ fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>, boxed: &Compon
             let item = rust_type(model, item, None, boxed);
             quote! { Vec<#item> }
         }
+        Shape::Tuple(items) => {
+            let items = items.iter().map(|item| rust_type(model, item, None, boxed));
+            quote! { (#(#items,)*) }
+        }
         Shape::Map(value) => {
             let value = rust_type(model, value, None, boxed);
             quote! { ::concord_runtime::IndexMap<String, #value> }
@@ -703,6 +707,18 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
             TypeKind::Alias(aliased) => checks(model, aliased, value, depth),
             _ => None,
         },
+        Shape::Tuple(items) => {
+            let parts: Vec<TokenStream> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(position, item)| {
+                    let body = checks(model, item, &quote! { #inner }, depth + 1)?;
+                    let index = syn::Index::from(position);
+                    Some(quote! { bind::element(#position, (|| -> Result<(), bind::Failure> { let #inner = &#value.#index; #body Ok(()) })())?; })
+                })
+                .collect();
+            (!parts.is_empty()).then(|| quote! { #(#parts)* })
+        }
         Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => None,
     }
 }
