@@ -84,15 +84,20 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
 pub fn pin(dir: &Path) -> Result<Vec<PinChange>, Errors> {
     let (mut index, entries, mut errors) = read_index(dir)?;
     let mut changes = Vec::new();
-    for (position, entry) in entries.iter().enumerate() {
+    for entry in &entries {
         let Some(bytes) = read_confined(dir, entry, &mut errors) else { continue };
         let actual = digest(&bytes);
         if entry.digest.as_deref() != Some(actual.as_str()) {
-            index["schemas"][position]["digest"] = Value::String(actual.clone());
             changes.push(PinChange { path: entry.path.clone(), old: entry.digest.clone(), new: actual });
         }
     }
+    // Nothing is written while any entry is wrong.
     errors.finish(())?;
+    for (entry, change) in entries.iter().filter(|entry| changes.iter().any(|change| change.path == entry.path)).zip(&changes) {
+        if let Some(slot) = index.pointer_mut(&format!("/schemas/{}", entry.position)).and_then(Value::as_object_mut) {
+            slot.insert("digest".to_owned(), Value::String(change.new.clone()));
+        }
+    }
     if !changes.is_empty() {
         let index_file = dir.join(INDEX);
         let mut text = serde_json::to_string_pretty(&index).expect("a JSON value always serializes");
@@ -116,6 +121,8 @@ pub fn write_atomically(file: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 struct IndexEntry {
+    /// Its index in the index's `schemas` array (entries refused are skipped).
+    position: usize,
     name: String,
     path: String,
     digest: Option<String>,
@@ -147,7 +154,7 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
         Some(items) => {
             for (position, item) in items.iter().enumerate() {
                 let pointer = format!("/schemas/{position}");
-                if let Some(entry) = read_entry(&index_file, &pointer, item, &mut errors) {
+                if let Some(entry) = read_entry(&index_file, &pointer, item, position, &mut errors) {
                     if let Some(other) = names.get(&entry.name) {
                         errors.push(&index_file, &pointer, format!("name {:?} is also used at {other}", entry.name));
                     } else if let Some(other) = paths.get(&entry.path) {
@@ -164,7 +171,7 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
     Ok((index, entries, errors))
 }
 
-fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Errors) -> Option<IndexEntry> {
+fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, errors: &mut Errors) -> Option<IndexEntry> {
     let Some(object) = item.as_object() else {
         errors.push(index_file, pointer, "a schema entry must be an object {name, path, digest}");
         return None;
@@ -215,7 +222,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, errors: &mut Error
     if errors.diagnostics.len() > before {
         return None;
     }
-    Some(IndexEntry { name: name?, path: path?, digest, uri })
+    Some(IndexEntry { position, name: name?, path: path?, digest, uri })
 }
 
 pub(crate) fn is_type_name(name: &str) -> bool {
@@ -262,6 +269,11 @@ fn read_confined(dir: &Path, entry: &IndexEntry, errors: &mut Errors) -> Option<
     let inside = dir.canonicalize().is_ok_and(|root| resolved.starts_with(root));
     if !inside {
         errors.push(&file, "", format!("resolves to {} outside the registry folder; a link may not leave it", resolved.display()));
+        return None;
+    }
+    // A FIFO or a device would block or never end: only regular files.
+    if !resolved.metadata().is_ok_and(|metadata| metadata.is_file()) {
+        errors.push(&file, "", "not a regular file: a schema must be a file (not a FIFO, a device or a folder)");
         return None;
     }
     match std::fs::read(&resolved) {

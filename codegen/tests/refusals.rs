@@ -406,3 +406,25 @@ fn a_union_no_value_names_the_branch_of_is_any_value_checked_by_the_engine() {
     let either = model.types.iter().find(|t| t.name == "RootEither").unwrap();
     assert!(matches!(either.kind, concord_codegen::model::TypeKind::Alias(concord_codegen::model::Shape::Any)), "{either:?}");
 }
+
+/// Found trying concord as a new user would (issue 8): `pin` panicked on an
+/// index whose `schemas` held a non-object, and a FIFO named as a schema
+/// made generation wait forever. Both are refused, naming the place.
+#[test]
+fn a_malformed_index_entry_and_a_fifo_are_refused_not_a_panic_or_a_hang() {
+    let registry = Registry::new(&[("Root", object(json!({})))]);
+    let bytes = std::fs::read(registry.file("root.schema.json")).unwrap();
+    registry.write_index(json!({"format": 1, "schemas": [5, {"name": "Root", "path": "root.schema.json", "digest": digest(b"old")}]}));
+    let pin = concord_codegen::registry::pin(registry.path()).err().expect("refused").to_string();
+    assert_has(&pin, &["registry.json at /schemas/0: a schema entry must be an object"]);
+    let index = std::fs::read_to_string(registry.file("registry.json")).unwrap();
+    assert!(index.contains(&digest(b"old")) && !index.contains(&digest(&bytes)), "nothing is written while an entry is wrong");
+
+    let fifo = registry.file("fifo.schema.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    registry.write_index(json!({"format": 1, "schemas": [{"name": "Fifo", "path": "fifo.schema.json", "digest": digest(b"")}]}));
+    assert_has(&registry.errors(), &["fifo.schema.json: not a regular file"]);
+    let pin = concord_codegen::registry::pin(registry.path()).err().expect("refused").to_string();
+    assert_has(&pin, &["fifo.schema.json: not a regular file"]);
+}
