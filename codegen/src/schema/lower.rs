@@ -43,7 +43,9 @@ pub fn unions(model: &mut Model) {
 
 /// The shape behind aliases and assertions.
 fn resolve<'a>(model: &'a Model, mut shape: &'a Shape) -> &'a Shape {
-    loop {
+    // Aliases may form a cycle (refused later, by `check`): stop after
+    // as many steps as there are types.
+    for _ in 0..=model.types.len() {
         match shape {
             Shape::Checked(inner, _) => shape = inner,
             Shape::Named(id) => match &model.get(*id).kind {
@@ -53,6 +55,7 @@ fn resolve<'a>(model: &'a Model, mut shape: &'a Shape) -> &'a Shape {
             _ => return shape,
         }
     }
+    shape
 }
 
 /// The property every branch requires with its own constant string, and

@@ -55,7 +55,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             resources.extend(ids.iter().map(|id| (resolve_uri(&bases[module], id), module)));
         }
     }
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new() };
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0 };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
     for (module, schema) in registry.schemas.iter().enumerate() {
@@ -106,7 +106,13 @@ struct Reader {
     resources: Vec<(String, usize)>,
     /// The named types of each entry read so far, by location.
     targets: Vec<HashMap<String, TypeId>>,
+    /// How many schemas are being read, one inside the other.
+    depth: usize,
 }
+
+/// How deep schemas may nest once merged (the strict profile already bounds
+/// a document's own nesting at 64).
+const MAX_DEPTH: usize = 128;
 
 /// The document being read: where diagnostics point and where `$ref`s resolve.
 struct Document<'a> {
@@ -372,6 +378,20 @@ impl Reader {
     }
 
     fn read(&mut self, doc: &mut Document, schema: &Value, pointer: &str, hint: &str, at_root: bool) -> Option<Read> {
+        // Merging `allOf` parts and spreading keywords into union branches
+        // reads schemas the document does not nest: a cycle through them
+        // would never end.
+        if self.depth >= MAX_DEPTH {
+            self.errors.push(doc.file, pointer, format!("the schema nests deeper than {MAX_DEPTH} levels once `allOf`s and `$ref`s are merged (a cycle?): there is no finite type"));
+            return None;
+        }
+        self.depth += 1;
+        let read = self.read_schema(doc, schema, pointer, hint, at_root);
+        self.depth -= 1;
+        read
+    }
+
+    fn read_schema(&mut self, doc: &mut Document, schema: &Value, pointer: &str, hint: &str, at_root: bool) -> Option<Read> {
         let file = doc.file;
         let object = match schema {
             Value::Bool(true) => return Some(Read::Shape(Shape::Any)),

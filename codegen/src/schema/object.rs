@@ -89,6 +89,8 @@ impl Reader {
         };
         let required = self.required(file, schema, properties, &mut doc.engine)?;
         let mut fields = Vec::new();
+        // A set, not a scan of the fields: an object may have 100,000 properties.
+        let mut words = std::collections::HashSet::new();
         for (name, property) in properties {
             let at = pointer_push(&schema.at("properties"), name);
             let property_hint = format!("{hint}{}", names::pascal(name, "V"));
@@ -97,7 +99,7 @@ impl Reader {
             let base = names::snake(name);
             let mut word = base.clone();
             let mut n = 2;
-            while fields.iter().any(|field: &Field| field.word == word) {
+            while !words.insert(word.clone()) {
                 word = format!("{base}{n}");
                 n += 1;
             }
