@@ -415,7 +415,7 @@ fn a_malformed_index_entry_and_a_fifo_are_refused_not_a_panic_or_a_hang() {
     let registry = Registry::new(&[("Root", object(json!({})))]);
     let bytes = std::fs::read(registry.file("root.schema.json")).unwrap();
     registry.write_index(json!({"format": 1, "schemas": [5, {"name": "Root", "path": "root.schema.json", "digest": digest(b"old")}]}));
-    let pin = concord_codegen::registry::pin(registry.path()).err().expect("refused").to_string();
+    let pin = concord_codegen::registry::pin(registry.path()).expect_err("refused").to_string();
     assert_has(&pin, &["registry.json at /schemas/0: a schema entry must be an object"]);
     let index = std::fs::read_to_string(registry.file("registry.json")).unwrap();
     assert!(index.contains(&digest(b"old")) && !index.contains(&digest(&bytes)), "nothing is written while an entry is wrong");
@@ -425,7 +425,7 @@ fn a_malformed_index_entry_and_a_fifo_are_refused_not_a_panic_or_a_hang() {
     assert!(made.success());
     registry.write_index(json!({"format": 1, "schemas": [{"name": "Fifo", "path": "fifo.schema.json", "digest": digest(b"")}]}));
     assert_has(&registry.errors(), &["fifo.schema.json: not a regular file"]);
-    let pin = concord_codegen::registry::pin(registry.path()).err().expect("refused").to_string();
+    let pin = concord_codegen::registry::pin(registry.path()).expect_err("refused").to_string();
     assert_has(&pin, &["fifo.schema.json: not a regular file"]);
 }
 
