@@ -71,7 +71,7 @@ impl Reader {
                 self.errors.push(
                     file,
                     at,
-                    format!("`$ref` {target:?} points into another file: only references within the same document are supported yet"),
+                    format!("`$ref` {target:?} points into another file that is no registry entry: add it to the registry (concord never fetches schemas)"),
                 );
                 return None;
             }
