@@ -114,6 +114,25 @@ fn descriptions_never_become_code() {
     assert!(!rust.contains('\r') && !rust.contains('\u{202e}'));
 }
 
+/// The path to every value of a JSON document (keys and indexes).
+fn positions(value: &serde_json::Value, path: Vec<serde_json::Value>, out: &mut Vec<Vec<serde_json::Value>>) {
+    use serde_json::Value;
+    out.push(path.clone());
+    match value {
+        Value::Object(map) => map.iter().for_each(|(k, v)| positions(v, [path.clone(), vec![json!(k)]].concat(), out)),
+        Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| positions(v, [path.clone(), vec![json!(i)]].concat(), out)),
+        _ => {}
+    }
+}
+
+/// The value at a path `positions` gave.
+fn at<'v>(value: &'v mut serde_json::Value, path: &[serde_json::Value]) -> &'v mut serde_json::Value {
+    path.iter().fold(value, |value, step| match step {
+        serde_json::Value::String(key) => &mut value[key.as_str()],
+        index => &mut value[index.as_u64().unwrap() as usize],
+    })
+}
+
 /// Every value of the shipped records replaced by values of every other
 /// shape (array for object, map for enum, string for number, ...), extra and
 /// repeated keys in every object: whatever each language decides, both must
@@ -121,20 +140,6 @@ fn descriptions_never_become_code() {
 #[test]
 fn a_wrong_shape_anywhere_gets_one_verdict() {
     use serde_json::Value;
-    fn positions(value: &Value, path: Vec<Value>, out: &mut Vec<Vec<Value>>) {
-        out.push(path.clone());
-        match value {
-            Value::Object(map) => map.iter().for_each(|(k, v)| positions(v, [path.clone(), vec![json!(k)]].concat(), out)),
-            Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| positions(v, [path.clone(), vec![json!(i)]].concat(), out)),
-            _ => {}
-        }
-    }
-    fn at<'v>(value: &'v mut Value, path: &[Value]) -> &'v mut Value {
-        path.iter().fold(value, |value, step| match step {
-            Value::String(key) => &mut value[key.as_str()],
-            index => &mut value[index.as_u64().unwrap() as usize],
-        })
-    }
     let wrong = json!([
         [], ["a", 1, false, null], {}, {"default": null}, {"k": 1}, "s", "", 0, -3, 1.5, true, null, [[]], [{}],
         "1", "true", 1.0, 100.0, "Default", "default", "triton", 2.5e-7, 9007199254740991_i64, 1e300,
@@ -174,9 +179,60 @@ fn a_wrong_shape_anywhere_gets_one_verdict() {
         }
     }
     assert!(count > 1500, "{count} cases");
+    all_agree("registry", scratch.path(), count);
+}
+
+/// The same hunt over `tests/constructs` (unions, tuples, merged types, open
+/// enums, typed ids, engine-checked keywords, references between entries):
+/// every value of every record that must be accepted replaced by values of
+/// other shapes, each of which both languages must decide alike.
+#[test]
+fn a_wrong_shape_anywhere_in_the_constructs_gets_one_verdict() {
+    use serde_json::Value;
+    let wrong = json!([
+        [], ["a", 1, false, null], {}, {"k": 1}, "s", "", 0, -3, 1.5, true, null, [[]], [{}], "1", 1.0, 100.0, 2.5e-7,
+        9007199254740991_i64, 1e300, {"": 0}, [1.5], "started", {"kind": "started"}, "high",
+        "run_0190b7a2-5c1e-7d3f-8a2b-0123456789ab", ["abc", 7], ["a", 1, 2]
+    ]);
+    let fixtures = workspace().join("tests/constructs/roundtrip");
+    let scratch = tempfile::tempdir().unwrap();
+    let mut count = 0;
+    let mut roots: Vec<_> = std::fs::read_dir(&fixtures).unwrap().map(|entry| entry.unwrap().path()).collect();
+    roots.sort();
+    for root in roots {
+        let dir = scratch.path().join(root.file_name().unwrap());
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut accepted: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.to_string_lossy().ends_with(".json") && !path.to_string_lossy().ends_with(".out.json") && !path.with_extension("reject").exists())
+            .collect();
+        accepted.sort();
+        for file in accepted {
+            let record: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            let mut paths = Vec::new();
+            positions(&record, vec![], &mut paths);
+            for path in &paths {
+                for value in wrong.as_array().unwrap() {
+                    let mut mutated = record.clone();
+                    *at(&mut mutated, path) = value.clone();
+                    std::fs::write(dir.join(format!("{count}.json")), mutated.to_string()).unwrap();
+                    std::fs::write(dir.join(format!("{count}.agree")), "").unwrap();
+                    count += 1;
+                }
+            }
+        }
+    }
+    assert!(count > 4000, "{count} cases");
+    all_agree("tests/constructs/registry", scratch.path(), count);
+}
+
+/// Runs `count` `.agree` fixtures in `fixtures` through both bindings of
+/// `registry`: every one must pass.
+fn all_agree(registry: &str, fixtures: &Path, count: usize) {
     let work = workspace().join("target/concord-roundtrip");
     let output = Command::new(env!("CARGO_BIN_EXE_concord"))
-        .args(["roundtrip", "--registry", "registry", "--fixtures", scratch.path().to_str().unwrap()])
+        .args(["roundtrip", "--registry", registry, "--fixtures", fixtures.to_str().unwrap()])
         .args(["--work-dir", work.to_str().unwrap(), "--python", &python()])
         .current_dir(workspace())
         .output()
