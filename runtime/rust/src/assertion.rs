@@ -93,7 +93,8 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
     let mut resources = Vec::with_capacity(documents.len());
     let mut base = String::new();
     for (index, (uri, text)) in documents.iter().enumerate() {
-        let contents: Value = serde_json::from_str(text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
+        let mut contents: Value = serde_json::from_str(text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
+        keep_concord_meaning(&mut contents);
         // Registered under its `$id` and under the URI the registry gives it,
         // when they differ (a `$ref` may use either).
         if let Some(Value::String(id)) = contents.get("$id") {
@@ -134,6 +135,32 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
             [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
             _ => format!("a subschema cannot be enforced: {}", error.masked()),
         })
+}
+
+/// concord's annotations keep their meaning under the engine: the fixed
+/// rewrite of a pinned document before the engine reads it (docs/assertions.md).
+/// `"x-open-enum": true` opens its `enum`: the types keep any other string,
+/// so the engine must not refuse it.
+fn keep_concord_meaning(schema: &mut Value) {
+    // A loop over a stack, not recursion: documents may nest deeply.
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if object.get("x-open-enum") == Some(&Value::Bool(true)) {
+                    object.remove("enum");
+                }
+                for (key, item) in object.iter_mut() {
+                    // Data, not schemas.
+                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                        stack.push(item);
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
 }
 
 /// A JSON pointer as a URI fragment (RFC 6901 §6): what is not allowed there, percent-encoded.
