@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import pydantic
 import pydantic_core
@@ -148,62 +148,26 @@ class Assertion:
             raise RecordError(failure[0], failure[1])
 
 
-class Model(pydantic.BaseModel):
-    """Base of every generated model: strict reading, exact writing.
+class _Record:
+    """What every generated record does, a model or a root model: read strictly,
+    write exactly, digest."""
 
-    Reading JSON goes by JSON names only; constructing in Python takes either
-    the Python name (``CallNode(class_="x")``) or the JSON name. Assignment is
-    validated, so a value the record's type (or the strict profile) refuses is
-    refused where it is assigned."""
-
-    model_config = pydantic.ConfigDict(
-        strict=True,
-        allow_inf_nan=False,
-        validate_by_name=True,
-        validate_by_alias=True,
-        validate_assignment=True,
-        # Written as NaN/Infinity, so that the core's writer sees and refuses them.
-        ser_json_inf_nan="constants",
-    )
-
-    NAME: ClassVar[str]
-    SCHEMA_DIGEST: ClassVar[str]
     ASSERTION: ClassVar[Assertion | None] = None
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # A growth point (extra="allow") with a field whose Python name differs
-        # from its JSON name: see _unmark_unread and _keep_unknown_keys_on_assignment.
-        config = cls.__dict__.get("model_config", {})
-        renamed = any(
-            isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name)
-            for name, value in cls.__dict__.items()
-        )
-        if config.get("extra") == "allow" and renamed:
-            for name, value in cls.__dict__.items():
-                if isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name):
-                    _PYTHON_NAMES_AT_GROWTH_POINTS.add(json.dumps(name).encode())
-            cls.__setattr__ = _keep_unknown_keys_on_assignment  # type: ignore[method-assign,assignment]
-
     @classmethod
-    def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
-        """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)
-        and refuses anything its schema refuses (raises :class:`RecordError`)."""
+    def _read_json(cls, data: bytes | str, max_bytes: int, **options: Any) -> tuple[Self, bytes]:
+        """The record and the bytes it was read from, under the strict profile, then its
+        schema (and the assertion engine's check, when its entry needs one)."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
         strict.check(data, max_bytes=max_bytes)
         try:
-            record = cls.model_validate_json(data, by_alias=True, by_name=False)
+            record = cast(type[pydantic.BaseModel], cls).model_validate_json(data, **options)
         except pydantic.ValidationError as error:
             raise _record_error(error) from None
         if cls.ASSERTION is not None:
             cls.ASSERTION.check_json(data)
-        # A key may be escaped (`\u005f`): then look closer too.
-        if _PYTHON_NAMES_AT_GROWTH_POINTS and (
-            b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS)
-        ):
-            _unmark_unread(record, json.loads(data))
-        return record
+        return cast(Self, record), data
 
     def to_json(self) -> bytes:
         """Writes compact JSON: declared properties in schema order, then kept unknown keys as read.
@@ -232,17 +196,69 @@ class Model(pydantic.BaseModel):
         return digest
 
     def _dump(self) -> bytes:
-        return type(self).__pydantic_serializer__.to_json(self, by_alias=True, exclude_unset=True)
+        # exclude_unset: absent optional properties stay absent, in a root's records too.
+        return type(cast(pydantic.BaseModel, self)).__pydantic_serializer__.to_json(
+            self, by_alias=True, exclude_unset=True
+        )
 
     def _to_json_oracle(self) -> bytes:
         """The pure-Python writer: the oracle ``to_json`` is tested against."""
         return dumps(self._plain()).encode()
 
     def _plain(self) -> Any:
-        return self.model_dump(mode="python", by_alias=True, exclude_unset=True)
+        return cast(pydantic.BaseModel, self).model_dump(mode="python", by_alias=True, exclude_unset=True)
 
 
-class RootModel(pydantic.RootModel[T], Generic[T]):
+class Model(_Record, pydantic.BaseModel):
+    """Base of every generated model: strict reading, exact writing.
+
+    Reading JSON goes by JSON names only; constructing in Python takes either
+    the Python name (``CallNode(class_="x")``) or the JSON name. Assignment is
+    validated, so a value the record's type (or the strict profile) refuses is
+    refused where it is assigned."""
+
+    model_config = pydantic.ConfigDict(
+        strict=True,
+        allow_inf_nan=False,
+        validate_by_name=True,
+        validate_by_alias=True,
+        validate_assignment=True,
+        # Written as NaN/Infinity, so that the core's writer sees and refuses them.
+        ser_json_inf_nan="constants",
+    )
+
+    NAME: ClassVar[str]
+    SCHEMA_DIGEST: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A growth point (extra="allow") with a field whose Python name differs
+        # from its JSON name: see _unmark_unread and _keep_unknown_keys_on_assignment.
+        config = cls.__dict__.get("model_config", {})
+        renamed = any(
+            isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name)
+            for name, value in cls.__dict__.items()
+        )
+        if config.get("extra") == "allow" and renamed:
+            for name, value in cls.__dict__.items():
+                if isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name):
+                    _PYTHON_NAMES_AT_GROWTH_POINTS.add(json.dumps(name).encode())
+            cls.__setattr__ = _keep_unknown_keys_on_assignment  # type: ignore[method-assign,assignment]
+
+    @classmethod
+    def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
+        """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)
+        and refuses anything its schema refuses (raises :class:`RecordError`)."""
+        record, data = cls._read_json(data, max_bytes, by_alias=True, by_name=False)
+        # A key may be escaped (`\u005f`): then look closer too.
+        if _PYTHON_NAMES_AT_GROWTH_POINTS and (
+            b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS)
+        ):
+            _unmark_unread(record, json.loads(data))
+        return record
+
+
+class RootModel(_Record, pydantic.RootModel[T], Generic[T]):
     """Base of a generated registry root that is not an object type (an array, a
     string, an enum...): the value is ``record.root``; reading and writing are
     :class:`Model`'s."""
@@ -256,36 +272,8 @@ class RootModel(pydantic.RootModel[T], Generic[T]):
 
     NAME: ClassVar[str]
     SCHEMA_DIGEST: ClassVar[str]
-    ASSERTION: ClassVar[Assertion | None] = None
 
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile, as :meth:`Model.from_json`."""
-        if isinstance(data, str):
-            data = data.encode("utf-8", "surrogatepass")
-        strict.check(data, max_bytes=max_bytes)
-        try:
-            record = cls.model_validate_json(data)
-        except pydantic.ValidationError as error:
-            raise _record_error(error) from None
-        if cls.ASSERTION is not None:
-            cls.ASSERTION.check_json(data)
-        return record
-
-    def to_json(self) -> bytes:
-        """Writes compact JSON, as :meth:`Model.to_json`."""
-        return Model.to_json(self)  # type: ignore[arg-type]
-
-    def digest(self) -> str:
-        """The record digest, as :meth:`Model.digest`."""
-        return Model.digest(self)  # type: ignore[arg-type]
-
-    def _dump(self) -> bytes:
-        # exclude_unset: the absent optional properties of records inside stay absent.
-        return type(self).__pydantic_serializer__.to_json(self, by_alias=True, exclude_unset=True)
-
-    def _to_json_oracle(self) -> bytes:
-        return dumps(self._plain()).encode()
-
-    def _plain(self) -> Any:
-        return self.model_dump(mode="python", by_alias=True, exclude_unset=True)
+        return cls._read_json(data, max_bytes)[0]
