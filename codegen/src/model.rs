@@ -25,10 +25,10 @@ pub struct Module {
     pub file: PathBuf,
     /// The entry's root type; `None` for a document of `$defs` only.
     pub root: Option<TypeId>,
-    /// The pinned schema text, when it holds keywords no type expresses:
-    /// every record type of the module is then also checked against its
-    /// place in it by the assertion engine, in both languages.
-    pub asserted: Option<String>,
+    /// Whether the document holds keywords no type expresses: its record
+    /// types are then also checked against their place in it by the
+    /// assertion engine, in both languages.
+    pub needs_engine: bool,
     /// The pinned schema text.
     pub text: String,
     /// The document's base URI: its `$id`, else its path in the registry

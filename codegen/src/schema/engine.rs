@@ -68,7 +68,7 @@ impl Reader {
 /// fetching, say) is refused now, not when the first record is read.
 pub fn prepare(model: &mut Model, errors: &mut Errors) {
     for index in 0..model.modules.len() {
-        if model.modules[index].asserted.is_none() {
+        if !model.modules[index].needs_engine {
             continue;
         }
         let Ok(text) = serde_json::from_str::<Value>(&model.modules[index].text) else { continue };

@@ -23,8 +23,7 @@ pub fn unions(model: &mut Model) {
             // whole, and the assertion engine checks it against the union.
             let module = def.module;
             model.types[id.0].kind = TypeKind::Alias(Shape::Any);
-            let module = &mut model.modules[module];
-            module.asserted = Some(module.text.clone());
+            model.modules[module].needs_engine = true;
             continue;
         };
         let TypeKind::Union(union) = &mut model.types[id.0].kind else { unreachable!() };

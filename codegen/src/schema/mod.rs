@@ -23,6 +23,7 @@ use crate::error::{pointer_push, Errors};
 use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind, Union};
 use crate::names;
 use crate::registry::{Registry, SchemaFile};
+use concord_runtime::strict::JsonError;
 use keywords::Role;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -44,51 +45,54 @@ pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
+    // Each document read once, and walked once for its anchors, `$id`s and `$ref`s.
+    let documents: Vec<Result<Value, JsonError>> = registry.schemas.iter().map(|schema| concord_runtime::strict::read_schema(&schema.bytes)).collect();
+    let scans: Vec<Scan> = documents.iter().map(|document| document.as_ref().map(Scan::of).unwrap_or_default()).collect();
     // Every document's base URI first: a `$ref` may name another entry.
-    let bases: Vec<String> = registry.schemas.iter().map(base_uri).collect();
+    let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
-    let mut resources = Vec::new();
-    for (module, schema) in registry.schemas.iter().enumerate() {
-        if let Ok(document) = concord_runtime::strict::read_schema(&schema.bytes) {
-            let (mut anchors, mut ids, mut refs) = (HashMap::new(), Vec::new(), Vec::new());
-            collect_anchors(&document, "", &mut anchors, &mut ids, &mut refs);
-            resources.extend(ids.iter().map(|id| (resolve_uri(&bases[module], id), module)));
-        }
-    }
+    let resources = scans.iter().enumerate().flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module))).map(|(id, module)| (resolve_uri(&bases[module], id), module)).collect();
     let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0 };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
     for (module, schema) in registry.schemas.iter().enumerate() {
+        // The other entries any `$ref` names, wherever it stands: the engine
+        // needs their documents at hand, and they are read first.
+        let mut refers_to = Vec::new();
+        for target in &scans[module].refs {
+            if let Some(other) = reader.entry_of(module, target).filter(|other| *other != module && !refers_to.contains(other)) {
+                refers_to.push(other);
+            }
+        }
         reader.model.modules.push(Module {
             name: schema.name.clone(),
             word: names::snake(&schema.name),
             file: schema.file.clone(),
             root: None,
-            asserted: None,
+            needs_engine: false,
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
             base: reader.bases[module].clone(),
-            refers_to: Vec::new(),
+            refers_to,
         });
         reader.targets.push(HashMap::new());
     }
     // The entries an entry refers to are read before it, where no cycle
     // forbids: then its `$ref`s into them are their types.
-    for module in reading_order(&reader, registry) {
-        reader.file(&registry.schemas[module], module);
+    for module in reading_order(&reader.model) {
+        reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
     lower::unions(&mut reader.model);
     // An entry whose records hold another entry's types needs the engine when
     // that one does: its records' own check then covers theirs.
     loop {
         let needy: Vec<usize> = (0..reader.model.modules.len())
-            .filter(|&m| reader.model.modules[m].asserted.is_none() && engine::documents(&reader.model, m).iter().any(|&o| reader.model.modules[o].asserted.is_some()))
+            .filter(|&m| !reader.model.modules[m].needs_engine && engine::documents(&reader.model, m).iter().any(|&o| reader.model.modules[o].needs_engine))
             .collect();
         if needy.is_empty() {
             break;
         }
         for m in needy {
-            let module = &mut reader.model.modules[m];
-            module.asserted = Some(module.text.clone());
+            reader.model.modules[m].needs_engine = true;
         }
     }
     engine::prepare(&mut reader.model, &mut reader.errors);
@@ -182,9 +186,9 @@ impl<'a> Keywords<'a> {
 }
 
 impl Reader {
-    fn file(&mut self, schema: &SchemaFile, module: usize) {
+    fn file(&mut self, schema: &SchemaFile, module: usize, document: &Result<Value, JsonError>, scan: &Scan) {
         let file = schema.file.as_path();
-        let document = match concord_runtime::strict::read_schema(&schema.bytes) {
+        let document = match document {
             Ok(document) => document,
             Err(error) => return self.errors.push(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")),
         };
@@ -207,27 +211,14 @@ impl Reader {
         if root.get("$id").is_some_and(|id| !id.is_string()) {
             self.errors.push(file, "/$id", "`$id` must be a string");
         }
-        let mut doc = Document { file, digest: &schema.digest, module, root: &document, targets: HashMap::new(), anchors: HashMap::new(), ids: Vec::new(), pending: Vec::new(), engine: false };
-        let mut refs = Vec::new();
-        collect_anchors(&document, "", &mut doc.anchors, &mut doc.ids, &mut refs);
-        // The other entries any `$ref` names, wherever it stands: the engine
-        // needs their documents at hand.
-        for target in refs {
-            if let Some(other) = self.entry_of(module, &target).filter(|other| *other != module) {
-                if !self.model.modules[module].refers_to.contains(&other) {
-                    self.model.modules[module].refers_to.push(other);
-                }
-            }
-        }
-
+        let mut doc = Document { file, digest: &schema.digest, module, root: document, targets: HashMap::new(), anchors: scan.anchors.clone(), ids: scan.ids.clone(), pending: Vec::new(), engine: false };
         // A document in an older dialect (a standard's schema a 2020-12 entry
         // `$ref`s, say): no types are read from it; its records are any JSON
         // value, which the engine checks in the document's own dialect.
         if older {
             let id = self.declare(&schema.name, &doc, "", true);
             self.model.modules[module].root = Some(id);
-            let module = &mut self.model.modules[module];
-            module.asserted = Some(module.text.clone());
+            self.model.modules[module].needs_engine = true;
             return;
         }
 
@@ -284,8 +275,7 @@ impl Reader {
             next += 1;
         }
         if doc.engine {
-            let module = &mut self.model.modules[module];
-            module.asserted = Some(module.text.clone());
+            self.model.modules[module].needs_engine = true;
         }
         self.targets[module] = std::mem::take(&mut doc.targets);
     }
@@ -544,20 +534,9 @@ impl Reader {
 /// Registry order, except that an entry comes after the entries its `$ref`s
 /// name, as far as no cycle among them forbids (depth-first, each entry
 /// after what it reaches).
-fn reading_order(reader: &Reader, registry: &Registry) -> Vec<usize> {
-    let mut refers: Vec<Vec<usize>> = vec![Vec::new(); registry.schemas.len()];
-    for (module, schema) in registry.schemas.iter().enumerate() {
-        let Ok(document) = concord_runtime::strict::read_schema(&schema.bytes) else { continue };
-        let (mut anchors, mut ids, mut refs) = (HashMap::new(), Vec::new(), Vec::new());
-        collect_anchors(&document, "", &mut anchors, &mut ids, &mut refs);
-        for target in refs {
-            if let Some(other) = reader.entry_of(module, &target).filter(|other| *other != module) {
-                refers[module].push(other);
-            }
-        }
-    }
-    let starts: Vec<TypeId> = (0..registry.schemas.len()).map(TypeId).collect();
-    crate::model::components(registry.schemas.len(), starts, |TypeId(module)| refers[module].iter().map(|&other| TypeId(other)).collect())
+fn reading_order(model: &Model) -> Vec<usize> {
+    let starts: Vec<TypeId> = (0..model.modules.len()).map(TypeId).collect();
+    crate::model::components(model.modules.len(), starts, |TypeId(module)| model.modules[module].refers_to.iter().map(|&other| TypeId(other)).collect())
         .into_iter()
         .flatten()
         .map(|TypeId(module)| module)
@@ -568,8 +547,8 @@ fn reading_order(reader: &Reader, registry: &Registry) -> Vec<usize> {
 /// (without an empty fragment), else its path in the registry below
 /// [`concord_runtime::assertion::BASE`]. (The engine knows it by its `$id`
 /// too.)
-fn base_uri(schema: &SchemaFile) -> String {
-    let id = concord_runtime::strict::read_schema(&schema.bytes).ok().and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
+fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
+    let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
     match (&schema.uri, id) {
         (Some(uri), _) => uri.clone(),
         (None, Some(id)) => id.trim_end_matches('#').to_owned(),
@@ -624,31 +603,50 @@ fn plain_reference(root: &Map<String, Value>) -> Option<String> {
     (plain && target.starts_with('/')).then(|| target.replace("%25", "%"))
 }
 
-/// Every `$anchor` of a document and the location it names.
-fn collect_anchors(schema: &Value, pointer: &str, anchors: &mut HashMap<String, String>, ids: &mut Vec<String>, refs: &mut Vec<String>) {
-    match schema {
-        Value::Object(object) => {
-            if let Some(Value::String(target)) = object.get("$ref") {
-                refs.push(target.clone());
-            }
-            if let Some(Value::String(anchor)) = object.get("$anchor") {
-                anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
-            }
-            if let Some(Value::String(id)) = object.get("$id") {
-                ids.push(id.clone());
-            }
-            for (key, value) in object {
-                // Values of these keywords are data, not schemas.
-                if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    collect_anchors(value, &pointer_push(pointer, key), anchors, ids, refs);
+/// What a document names and refers to, found in one walk.
+#[derive(Default)]
+struct Scan {
+    /// `$anchor` names and the locations they stand at.
+    anchors: HashMap<String, String>,
+    /// Every `$id`, the root's and embedded resources'.
+    ids: Vec<String>,
+    /// Every `$ref` target.
+    refs: Vec<String>,
+}
+
+impl Scan {
+    fn of(document: &Value) -> Scan {
+        let mut scan = Scan::default();
+        scan.walk(document, "");
+        scan
+    }
+
+    fn walk(&mut self, schema: &Value, pointer: &str) {
+        match schema {
+            Value::Object(object) => {
+                if let Some(Value::String(target)) = object.get("$ref") {
+                    self.refs.push(target.clone());
+                }
+                if let Some(Value::String(anchor)) = object.get("$anchor") {
+                    self.anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
+                }
+                if let Some(Value::String(id)) = object.get("$id") {
+                    self.ids.push(id.clone());
+                }
+                for (key, value) in object {
+                    // Values of these keywords are data, not schemas.
+                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                        self.walk(value, &pointer_push(pointer, key));
+                    }
                 }
             }
-        }
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                collect_anchors(item, &format!("{pointer}/{index}"), anchors, ids, refs);
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    self.walk(item, &format!("{pointer}/{index}"));
+                }
             }
+            _ => {}
         }
-        _ => {}
     }
 }
+
