@@ -2,7 +2,7 @@
 //! shared round-trip suite through both languages.
 
 use clap::{Parser, Subcommand};
-use concord_codegen::{registry, roundtrip, stale_files, survey, write_files, Config, Errors};
+use concord_codegen::{fuzz, registry, roundtrip, stale_files, survey, write_files, Config, Errors};
 use concord_runtime::{canonical, strict};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -46,6 +46,34 @@ enum Command {
         #[arg(long, default_value = "target/concord-roundtrip")]
         work_dir: PathBuf,
         /// The Python with pydantic installed [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
+        #[arg(long)]
+        python: Option<PathBuf>,
+    },
+    /// Differential fuzzing: instances of every record type drawn from the
+    /// model, and near-misses of them, go as the same bytes to the Rust and
+    /// the Python bindings, which must agree on verdict, error kind,
+    /// pointer, output bytes and digest. Exits 1 on any disagreement, each
+    /// shrunk and written as a round-trip fixture.
+    Fuzz {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// Cases per record type.
+        #[arg(long, default_value_t = 10_000)]
+        cases: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop after this long (`90s`, `30m`, `2h`), whatever the count.
+        #[arg(long, value_parser = parse_duration)]
+        time: Option<std::time::Duration>,
+        /// Only record types whose `Entry.Type` label contains this.
+        #[arg(long)]
+        only: Option<String>,
+        /// Where each disagreement's reproducer is written, as a fixture.
+        #[arg(long, default_value = "target/concord-fuzz/findings")]
+        findings: PathBuf,
+        #[arg(long, default_value = "target/concord-roundtrip")]
+        work_dir: PathBuf,
+        /// [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
         #[arg(long)]
         python: Option<PathBuf>,
     },
@@ -152,6 +180,14 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             print!("{report}");
             Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
+        Command::Fuzz { registry, cases, seed, time, only, findings, work_dir, python } => {
+            let python = python.unwrap_or_else(roundtrip::default_python);
+            let options = fuzz::runner::Options { cases, seed, time, only, work_dir, python, findings, progress: true };
+            eprintln!("{}", fuzz::runner::describe(&options));
+            let summary = fuzz::runner::run(Config::new().registry(&registry), &options)?;
+            print!("{summary}");
+            Ok(if summary.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
         Command::Survey { corpus, out, work_dir, harness_dir, python } => {
             let python = python.unwrap_or_else(roundtrip::default_python);
             let candidates = survey::corpus::candidates(&corpus)?;
@@ -211,4 +247,17 @@ fn run_json(command: JsonCommand) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `90s`, `30m`, `2h`, or plain seconds.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
+    let number: u64 = number.parse().map_err(|_| format!("not a duration: {text:?} (e.g. 90s, 30m, 2h)"))?;
+    let seconds = match unit {
+        "" | "s" => number,
+        "m" => number * 60,
+        "h" => number * 3600,
+        _ => return Err(format!("not a duration: {text:?} (e.g. 90s, 30m, 2h)")),
+    };
+    Ok(std::time::Duration::from_secs(seconds))
 }

@@ -55,6 +55,20 @@ impl Model {
     pub fn ids(&self) -> impl Iterator<Item = TypeId> {
         (0..self.types.len()).map(TypeId)
     }
+
+    /// Whether a type is a record of its own in both languages (`from_json`,
+    /// `to_json`, `digest`): a registry root, or an object type.
+    pub fn is_record(&self, id: TypeId) -> bool {
+        let def = self.get(id);
+        def.is_root || matches!(def.kind, TypeKind::Struct(_))
+    }
+
+    /// A type's name within the registry, `Entry.Type`: unique, where type
+    /// names are unique only within their entry's module.
+    pub fn label(&self, id: TypeId) -> String {
+        let def = self.get(id);
+        format!("{}.{}", self.modules[def.module].name, def.name)
+    }
 }
 
 /// Where a type was declared.

@@ -389,7 +389,7 @@ fn write_fixtures(candidate: &Candidate, dir: &Path) -> Result<Vec<Fixture>, Err
         let (marker, expected) = match instance.expect {
             Expect::Valid => ("accept", Expected::Acceptance),
             Expect::Invalid => ("reject", Expected::Refusal(String::new())),
-            Expect::Unknown => ("agree", Expected::Agreement),
+            Expect::Unknown => ("agree", Expected::Agreement { pointer: false }),
         };
         write(&folder.join(format!("{stem}.{marker}")), b"")?;
         let input = input.canonicalize().map_err(|e| Errors::one(&input, "", e.to_string()))?;

@@ -10,6 +10,7 @@ import pydantic
 import pydantic_core
 from concord_runtime import _core, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
+from concord_runtime.unions import MARK
 
 __all__ = ["Assertion", "Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 
@@ -69,14 +70,30 @@ NotNull = Annotated[T | None, _RefuseNull()]
 """An optional property whose type is not nullable: absent gives ``None``, an explicit ``null`` is refused."""
 
 
-def _pointer(location: tuple[int | str, ...]) -> str:
-    # A union's branch tag (concord_runtime.unions.MARK) is pydantic's, not the record's.
-    return "".join("/" + pointer_token(part) for part in location if not str(part).startswith("\x01"))
+def _pointer(location: tuple[int | str, ...], data: Any) -> str:
+    """The JSON pointer of a pydantic location, walked along the input: a union's
+    branch tag (it starts with ``concord_runtime.unions.MARK``) is pydantic's, not
+    the record's, unless the input holds that very key there."""
+    parts: list[int | str] = []
+    for part in location:
+        if isinstance(part, str) and part.startswith(MARK) and not (isinstance(data, dict) and part in data):
+            continue
+        parts.append(part)
+        if isinstance(data, dict) and isinstance(part, str):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            data = None
+    return "".join("/" + pointer_token(part) for part in parts)
 
 
-def _record_error(error: pydantic.ValidationError) -> RecordError:
+def _record_error(error: pydantic.ValidationError, data: bytes) -> RecordError:
     first = error.errors(include_url=False)[0]
-    return RecordError(_pointer(tuple(first["loc"])), first["msg"])
+    location = tuple(first["loc"])
+    # Only a location that holds a branch tag needs the input to walk along.
+    walked = json.loads(data) if any(isinstance(part, str) and part.startswith(MARK) for part in location) else None
+    return RecordError(_pointer(location, walked), first["msg"])
 
 
 # Object keys (as JSON string literals) that are the Python name of a renamed
@@ -164,7 +181,7 @@ class _Record:
         try:
             record = cast(type[pydantic.BaseModel], cls).model_validate_json(data, **options)
         except pydantic.ValidationError as error:
-            raise _record_error(error) from None
+            raise _record_error(error, data) from None
         if cls.ASSERTION is not None:
             cls.ASSERTION.check_json(data)
         return cast(Self, record), data

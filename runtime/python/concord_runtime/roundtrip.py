@@ -1,36 +1,61 @@
-"""Harness for ``concord roundtrip``: reads ``Name<TAB>path`` lines on stdin and
-answers each with one JSON line, ``{"ok": output, "digest": digest}`` or
-``{"error": message}``."""
+"""Harness for ``concord roundtrip`` and ``concord fuzz``: reads ``Name<TAB>path``
+lines on stdin (or ``Name<TAB>:hex``, the input's bytes in hex) and answers each
+with one JSON line, ``{"ok": output, "digest": digest}`` or ``{"error": message}``;
+an empty line flushes the answers. ``Name`` is a root exported by the package, or
+``module.Class`` for any record type."""
 
 from __future__ import annotations
 
 import importlib
 import json
 import sys
+from typing import Any
+
+
+def answer(record_type: Any, data: bytes) -> str:
+    try:
+        record = record_type.from_json(data)
+    except ValueError as error:
+        return json.dumps({"error": str(error)})
+    except Exception as error:  # a defect, not a refusal: name it, and go on with the rest
+        return json.dumps({"error": f"crashed: {type(error).__name__}: {error}"})
+    try:
+        digest = record.digest()
+    except ValueError as error:
+        digest = f"no digest: {error}"
+    except Exception as error:
+        digest = f"crashed: {type(error).__name__}: {error}"
+    try:
+        output = record.to_json().decode()
+    except ValueError as error:
+        return json.dumps({"error": str(error)})
+    except Exception as error:
+        return json.dumps({"error": f"crashed: {type(error).__name__}: {error}"})
+    return json.dumps({"ok": output, "digest": digest})
 
 
 def main(package: str) -> None:
     module = importlib.import_module(package)
+    types: dict[str, Any] = {}
+    out = sys.stdout
     for line in sys.stdin:
+        if line == "\n":
+            out.flush()
+            continue
         name, _, path = line.rstrip("\n").partition("\t")
-        with open(path, "rb") as fixture:
-            data = fixture.read()
-        try:
-            record = getattr(module, name).from_json(data)
-        except ValueError as error:
-            print(json.dumps({"error": str(error)}))
-            continue
-        except Exception as error:  # a defect, not a refusal: name it, and go on with the rest
-            print(json.dumps({"error": f"crashed: {type(error).__name__}: {error}"}))
-            continue
-        try:
-            digest = record.digest()
-        except ValueError as error:
-            digest = f"no digest: {error}"
-        except Exception as error:
-            digest = f"crashed: {type(error).__name__}: {error}"
-        answer = {"ok": record.to_json().decode(), "digest": digest}
-        print(json.dumps(answer), flush=False)
+        record_type = types.get(name)
+        if record_type is None:
+            record_type = module
+            for part in name.split("."):
+                record_type = getattr(record_type, part)
+            types[name] = record_type
+        if path.startswith(":"):
+            data = bytes.fromhex(path[1:])
+        else:
+            with open(path, "rb") as fixture:
+                data = fixture.read()
+        out.write(answer(record_type, data))
+        out.write("\n")
 
 
 if __name__ == "__main__":

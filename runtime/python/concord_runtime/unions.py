@@ -10,8 +10,9 @@ import pydantic
 
 __all__ = ["MARK", "json_type", "tag"]
 
-MARK = "\x01"
-"""Starts every branch tag: a refusal's location drops the segments that start with it."""
+MARK = "\x01branch:"
+"""Starts every branch tag: a refusal's location drops the segments that start with it
+(unless the input holds such a key there: a mark no real key is likely to start with)."""
 
 
 def tag(field: str, keys: tuple[str, ...]) -> Callable[[Any], str | None]:

@@ -289,8 +289,10 @@ pub struct Failure {
     message: String,
 }
 
-/// Separates a failure's relative pointer from its message inside a serde
-/// error, so that [`crate::Error`] can join it to the pointer serde tracked.
+/// Starts a failure inside a serde error, `MARK<length>MARK<pointer><message>`,
+/// so that [`crate::Error`] can join its relative pointer to the pointer serde
+/// tracked. The length, not a second mark, ends the pointer: a key may hold
+/// any character.
 pub(crate) const FAILURE_MARK: char = '\u{0}';
 
 impl Failure {
@@ -315,7 +317,7 @@ impl Failure {
     }
 
     fn into_error<E: de::Error>(self) -> E {
-        E::custom(format_args!("{FAILURE_MARK}{}{FAILURE_MARK}{}", self.pointer, self.message))
+        E::custom(format_args!("{FAILURE_MARK}{}{FAILURE_MARK}{}{}", self.pointer.len(), self.pointer, self.message))
     }
 }
 

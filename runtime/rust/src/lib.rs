@@ -186,6 +186,14 @@ pub fn from_json_asserted<T: Record>(bytes: &[u8], assertion: &assertion::Assert
     Ok(record)
 }
 
+/// The index of the first missing item, from serde's error for a tuple read
+/// from a shorter array (`invalid length 1, expected a tuple of size 2`).
+fn short_tuple(message: &str) -> Option<usize> {
+    let (found, expected) = message.strip_prefix("invalid length ")?.split_once(", expected a tuple of size ")?;
+    let (found, expected): (usize, usize) = (found.parse().ok()?, expected.parse().ok()?);
+    (found < expected).then_some(found)
+}
+
 /// A serde path as a JSON pointer.
 fn pointer(path: &serde_path_to_error::Path) -> String {
     let mut pointer = String::new();
@@ -221,9 +229,17 @@ impl Error {
         let mut pointer = pointer(error.path());
         let mut message = error.into_inner().to_string();
         // An assertion's failure carries where below the checked value it is.
-        if let Some((relative, why)) = message.strip_prefix(bind::FAILURE_MARK).and_then(|rest| rest.split_once(bind::FAILURE_MARK)) {
+        let failure = message.strip_prefix(bind::FAILURE_MARK).and_then(|rest| rest.split_once(bind::FAILURE_MARK)).and_then(|(length, rest)| {
+            let length: usize = length.parse().ok()?;
+            Some((rest.get(..length)?, rest.get(length..)?))
+        });
+        if let Some((relative, why)) = failure {
             pointer.push_str(relative);
             message = why.to_owned();
+        } else if let Some(missing) = short_tuple(&message) {
+            // serde reports a tuple that is too short at the array; point at
+            // the first missing item, as pydantic does.
+            pointer.push_str(&format!("/{missing}"));
         } else if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
             // serde reports a missing field at the object that lacks it; point at
             // the field itself, as pydantic does, so both languages agree.

@@ -169,8 +169,7 @@ fn module(model: &Model, index: usize) -> String {
 /// Whether a type is written as a class (an object type, or a registry
 /// root, which is a record of its own).
 fn is_class(model: &Model, id: TypeId) -> bool {
-    let def = model.get(id);
-    def.is_root || matches!(def.kind, TypeKind::Struct(_))
+    model.is_record(id)
 }
 
 /// One type's top-level block: a `typing.Literal` alias, a class, or a type
@@ -264,7 +263,7 @@ fn union_type(model: &Model, body: &Union, pending: &[String]) -> String {
 }
 
 /// What marks a branch's `pydantic.Tag` (`concord_runtime.unions.MARK`).
-const TAG_MARK: &str = "\u{1}";
+const TAG_MARK: &str = "\u{1}branch:";
 
 /// An open enum (`"x-open-enum": true`): any string, the known ones listed
 /// (`concord_runtime.OpenEnum[typing.Literal[...]]`); a value is the `str`
@@ -361,6 +360,11 @@ fn field_lines(model: &Model, field: &Field, pending: &[String]) -> String {
 
 fn default_none(alias: Option<String>) -> Vec<String> {
     std::iter::once("default=None".to_owned()).chain(alias).collect()
+}
+
+/// A record type's path in the package, `module.Class`.
+pub fn record_path(model: &Model, id: TypeId) -> String {
+    format!("{}.{}", ident::module(&model.modules[model.get(id).module].word), class_name(model, id))
 }
 
 fn class_name(model: &Model, id: TypeId) -> String {

@@ -68,14 +68,19 @@ fn module_ident(model: &Model, module: usize) -> Ident {
     Ident::new(&ident::module(&model.modules[module].word), Span::call_site())
 }
 
-/// A `main` for `concord roundtrip`: reads `Name\tpath` lines on stdin and
-/// answers each with one JSON line, `{"ok": output, "digest": digest}` or
-/// `{"error": message}`.
+/// A `main` for `concord roundtrip` and `concord fuzz`: reads `Name\tpath`
+/// lines on stdin (or `Name\t:hex`, the input's bytes in hex) and answers
+/// each with one JSON line, `{"ok": output, "digest": digest}` or
+/// `{"error": message}`; an empty line flushes the answers. `Name` is a
+/// root's name or any record type's [`Model::label`].
 pub fn roundtrip_main(model: &Model) -> String {
-    let arms = model.ids().filter(|id| model.get(*id).is_root).map(|id| {
-        let name = &model.get(id).name;
+    let arms = model.ids().filter(|id| model.is_record(*id)).map(|id| {
+        let def = model.get(id);
+        let label = model.label(id);
+        let module = module_ident(model, def.module);
         let ty = type_ident(model, id);
-        quote! { #name => roundtrip::<bindings::#ty>(&bytes), }
+        let root = def.is_root.then(|| def.name.clone()).into_iter();
+        quote! { #label #(| #root)* => roundtrip::<bindings::#module::#ty>(&bytes), }
     });
     format_file(quote! {
         #[allow(clippy::all, dead_code)]
@@ -83,7 +88,7 @@ pub fn roundtrip_main(model: &Model) -> String {
             include!("bindings.rs");
         }
         use ::concord_runtime::Record;
-        use ::std::io::BufRead;
+        use ::std::io::{BufRead, Write};
 
         fn roundtrip<T: Record>(bytes: &[u8]) -> ::concord_runtime::Value {
             let record = match T::from_json(bytes) {
@@ -100,16 +105,28 @@ pub fn roundtrip_main(model: &Model) -> String {
             }
         }
 
+        fn unhex(hex: &str) -> Vec<u8> {
+            (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex bytes")).collect()
+        }
+
         fn main() {
+            let mut out = ::std::io::BufWriter::new(::std::io::stdout().lock());
             for line in ::std::io::stdin().lock().lines() {
                 let line = line.expect("stdin is readable");
+                if line.is_empty() {
+                    out.flush().expect("stdout is writable");
+                    continue;
+                }
                 let (name, path) = line.split_once('\t').expect("a line is NAME<TAB>PATH");
-                let bytes = ::std::fs::read(path).expect("the fixture is readable");
+                let bytes = match path.strip_prefix(':') {
+                    Some(hex) => unhex(hex),
+                    None => ::std::fs::read(path).expect("the fixture is readable"),
+                };
                 let answer = match name {
                     #(#arms)*
-                    other => ::concord_runtime::serde_json::json!({ "error": format!("no root type {other}") }),
+                    other => ::concord_runtime::serde_json::json!({ "error": format!("no record type {other}") }),
                 };
-                println!("{answer}");
+                writeln!(out, "{answer}").expect("stdout is writable");
             }
         }
     })
