@@ -68,6 +68,9 @@ enum Command {
         /// Only record types whose `Entry.Type` label contains this.
         #[arg(long)]
         only: Option<String>,
+        /// Build the Rust bindings optimized (slower to build, faster to run).
+        #[arg(long)]
+        release: bool,
         /// Where each disagreement's reproducer is written, as a fixture.
         #[arg(long, default_value = "target/concord-fuzz/findings")]
         findings: PathBuf,
@@ -180,9 +183,9 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             print!("{report}");
             Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Fuzz { registry, cases, seed, time, only, findings, work_dir, python } => {
+        Command::Fuzz { registry, cases, seed, time, only, release, findings, work_dir, python } => {
             let python = python.unwrap_or_else(roundtrip::default_python);
-            let options = fuzz::runner::Options { cases, seed, time, only, work_dir, python, findings, progress: true };
+            let options = fuzz::runner::Options { cases, seed, time, only, work_dir, python, findings, progress: true, release };
             eprintln!("{}", fuzz::runner::describe(&options));
             let summary = fuzz::runner::run(Config::new().registry(&registry), &options)?;
             print!("{summary}");

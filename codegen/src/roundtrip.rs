@@ -199,6 +199,8 @@ pub struct Harness {
     /// The names a fixture folder may have: each root's name, and every
     /// record type's label (`Entry.Type`, as `concord fuzz` writes findings).
     pub roots: HashSet<String>,
+    /// Build and run the Rust harness optimized (for long fuzzing runs).
+    pub release: bool,
     /// Each record type's label, and its path in the Python package.
     python_paths: std::collections::HashMap<String, String>,
     /// Every entry of the registry's index, by name.
@@ -246,6 +248,7 @@ impl Harness {
             python_dir,
             target_dir: work_dir.join("target"),
             roots,
+            release: false,
             python_paths,
             entries,
         })
@@ -255,7 +258,9 @@ impl Harness {
     pub fn build_rust(&self) -> Result<(), Errors> {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let build = Command::new(cargo)
-            .args(["build", "--quiet", "--manifest-path"])
+            .args(["build", "--quiet"])
+            .args(self.release.then_some("--release"))
+            .arg("--manifest-path")
             .arg(self.rust_dir.join("Cargo.toml"))
             .arg("--target-dir")
             .arg(&self.target_dir)
@@ -284,7 +289,7 @@ impl Harness {
 
     /// The command that starts the built Rust harness.
     pub fn rust_harness(&self) -> Command {
-        Command::new(self.target_dir.join("debug").join(&self.scratch))
+        Command::new(self.target_dir.join(if self.release { "release" } else { "debug" }).join(&self.scratch))
     }
 
     /// The command that starts the Python harness on the generated package.

@@ -38,8 +38,7 @@ fn the_shipped_registry_and_the_constructs_agree_under_a_short_fuzzing_pass() {
         // Every record type had instances both languages accepted and near-misses both refused.
         for line in report.lines().filter(|line| line.contains('.') && line.split_whitespace().count() == 4) {
             let counts: Vec<u64> = line.split_whitespace().skip(1).map(|n| n.parse().unwrap()).collect();
-            let legacy = line.starts_with("Legacy.") || line.starts_with("UsesLegacy.");
-            assert!(counts[0] == 600 && (counts[1] > 0 || legacy) && counts[2] > 0, "{line}");
+            assert!(counts[0] == 600 && counts[1] > 0 && counts[2] > 0, "{line}");
         }
     }
     assert_eq!(std::fs::read_dir(findings.path()).unwrap().count(), 0, "no reproducer written");

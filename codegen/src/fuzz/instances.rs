@@ -6,6 +6,7 @@
 //! Each generated value is recorded as a [`Site`], with what the model
 //! expects there, for [`super::mutate`] to spoil.
 
+use super::guided::{self, Documents};
 use super::json::{Escape, Member, Node};
 use super::random::Rng;
 use crate::model::{Check, Choice, Model, Shape, Struct, TypeId, TypeKind, UnknownKeys};
@@ -52,6 +53,7 @@ const FLOATS: &[f64] = &[
 
 pub struct Generator<'m> {
     model: &'m Model,
+    documents: &'m Documents,
     rng: Rng,
     sites: Vec<Site<'m>>,
     path: Vec<usize>,
@@ -62,8 +64,8 @@ pub struct Generator<'m> {
 impl<'m> Generator<'m> {
     /// A valid instance of `id` (as far as the model can tell: what only the
     /// assertion engine checks, it may well fail).
-    pub fn instance(model: &'m Model, id: TypeId, rng: Rng) -> Instance<'m> {
-        let mut generator = Generator { model, rng, sites: Vec::new(), path: Vec::new(), depth: 0 };
+    pub fn instance(model: &'m Model, documents: &'m Documents, id: TypeId, rng: Rng) -> Instance<'m> {
+        let mut generator = Generator { model, documents, rng, sites: Vec::new(), path: Vec::new(), depth: 0 };
         // Mostly shallow; now and then as deep as the strict profile reads.
         generator.depth = if generator.rng.one_in(16) { MAX_DEPTH - 2 } else { 2 + generator.rng.below(5) };
         let node = generator.named(id);
@@ -95,8 +97,15 @@ impl<'m> Generator<'m> {
             return Node::Null;
         }
         let model = self.model;
-        match &model.get(id).kind {
-            TypeKind::Struct(body) => self.structure(body),
+        let def = model.get(id);
+        if def.asserted && self.rng.one_in(2) {
+            // What the engine checks beside the type, the type's generator does not know.
+            if let Some(node) = self.guided(def.module, &def.origin.pointer) {
+                return node;
+            }
+        }
+        match &def.kind {
+            TypeKind::Struct(body) => self.structure(body, model.get(id).module),
             TypeKind::Enum(values) => {
                 let value = &self.rng.pick(values).value;
                 self.string_node(value.clone())
@@ -114,6 +123,10 @@ impl<'m> Generator<'m> {
                 let id = format!("{prefix}_{}", self.uuid_v7());
                 self.string_node(id)
             }
+            TypeKind::Alias(Shape::Any) => {
+                let def = model.get(id);
+                self.guided(def.module, &def.origin.pointer).unwrap_or_else(|| self.any())
+            }
             TypeKind::Alias(shape) => self.shape_inner(shape),
             TypeKind::Union(union) => {
                 // Only types whose choice is decided reach the emitters.
@@ -126,14 +139,20 @@ impl<'m> Generator<'m> {
         }
     }
 
-    fn structure(&mut self, body: &'m Struct) -> Node {
+    fn structure(&mut self, body: &'m Struct, module: usize) -> Node {
         let deep = self.deep();
         let mut members = Vec::new();
         for field in &body.fields {
             if !field.required && (deep || self.rng.one_in(2)) {
                 continue;
             }
-            let value = self.at(members.len(), |g| g.shape(&field.shape));
+            let value = self.at(members.len(), |g| match &field.shape {
+                Shape::Any => {
+                    g.site(Expects::Shape(&field.shape));
+                    g.guided(module, &field.pointer).unwrap_or_else(|| g.any())
+                }
+                shape => g.shape(shape),
+            });
             members.push(Member { key: field.json_name.clone(), escape: self.escape(), value });
         }
         let (min, max) = count_bounds(&body.checks, false);
@@ -273,6 +292,33 @@ impl<'m> Generator<'m> {
             members.push(Member { key, escape: self.escape(), value: node });
         }
         Node::Object(members)
+    }
+
+    /// Two times in three, a value drawn from the schema at `pointer` (for a
+    /// place only the engine checks), its values below recorded as sites.
+    fn guided(&mut self, module: usize, pointer: &str) -> Option<Node> {
+        if self.rng.one_in(3) {
+            return None;
+        }
+        let documents = self.documents;
+        let schema = documents.at(module, pointer)?;
+        let node = guided::value(schema, documents, module, &mut self.rng, 0);
+        self.record_below(&node);
+        Some(node)
+    }
+
+    fn record_below(&mut self, node: &Node) {
+        let children: Vec<&Node> = match node {
+            Node::Array(items) => items.iter().collect(),
+            Node::Object(members) => members.iter().map(|member| &member.value).collect(),
+            _ => return,
+        };
+        for (step, child) in children.into_iter().enumerate() {
+            self.path.push(step);
+            self.site(Expects::Unknown);
+            self.record_below(child);
+            self.path.pop();
+        }
     }
 
     /// How many items or members, within bounds: a few, or the fewest when deep.
@@ -508,7 +554,7 @@ pub fn multiple(divisor: &str, factor: i64) -> String {
 }
 
 /// A string the regular expression matches.
-fn sample(hir: &Hir, rng: &mut Rng, out: &mut String) {
+pub fn sample(hir: &Hir, rng: &mut Rng, out: &mut String) {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => {}
         HirKind::Literal(literal) => out.push_str(&String::from_utf8_lossy(&literal.0)),

@@ -4,6 +4,7 @@
 //! processes ([`runner`]), which must give the same verdict, error kind,
 //! pointer, output bytes and digest.
 
+pub mod guided;
 pub mod instances;
 pub mod json;
 pub mod mutate;

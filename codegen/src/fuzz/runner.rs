@@ -11,6 +11,7 @@
 //! instance both languages accepted. (With several problems, each language
 //! may name a different one first.)
 
+use super::guided::Documents;
 use super::instances::{Expects, Generator, Instance};
 use super::mutate::{mutate, Mutant};
 use super::random::Rng;
@@ -37,6 +38,8 @@ pub struct Options {
     pub findings: PathBuf,
     /// Print progress every so often.
     pub progress: bool,
+    /// Build the Rust bindings optimized, as users run them.
+    pub release: bool,
 }
 
 /// Mutants drawn from each generated instance.
@@ -119,7 +122,8 @@ impl std::fmt::Display for Summary {
 /// Builds a registry's bindings and fuzzes every record type.
 pub fn run(config: &Config, options: &Options) -> Result<Summary, Errors> {
     let model = crate::load(config.registry_dir())?;
-    let harness = Harness::prepare(config, &options.work_dir)?;
+    let mut harness = Harness::prepare(config, &options.work_dir)?;
+    harness.release = options.release;
     harness.build_rust()?;
     let mut rust = Worker::start("Rust", Box::new(rebuildable(&harness.rust_harness())))?;
     let mut python = Worker::start("Python", Box::new(rebuildable(&harness.python_harness(&options.python)?)))?;
@@ -132,7 +136,8 @@ pub fn run(config: &Config, options: &Options) -> Result<Summary, Errors> {
     if targets.is_empty() {
         return Err(Errors::one(config.registry_dir(), "", "no record type to fuzz"));
     }
-    let mut fuzz = Fuzz { model: &model, options, rust: &mut rust, python: &mut python, summary: Summary { seed: options.seed, ..Summary::default() } };
+    let documents = Documents::new(&model);
+    let mut fuzz = Fuzz { model: &model, documents: &documents, options, rust: &mut rust, python: &mut python, summary: Summary { seed: options.seed, ..Summary::default() } };
     for id in model.ids() {
         fuzz.summary.visits.insert(model.label(id), 0);
     }
@@ -150,6 +155,7 @@ struct Target {
 
 struct Fuzz<'a, 'm> {
     model: &'m Model,
+    documents: &'m Documents,
     options: &'a Options,
     rust: &'a mut Worker,
     python: &'a mut Worker,
@@ -207,7 +213,7 @@ impl<'m> Fuzz<'_, 'm> {
             let within = index % (MUTANTS_PER_INSTANCE + 1);
             let fresh = base.is_none() || within == 0;
             if fresh {
-                let instance = Generator::instance(self.model, target.id, Rng::fork(type_seed, group));
+                let instance = Generator::instance(self.model, self.documents, target.id, Rng::fork(type_seed, group));
                 for site in &instance.sites {
                     if let Expects::Type(id) = site.expects {
                         *self.summary.visits.entry(self.model.label(id)).or_default() += 1;
