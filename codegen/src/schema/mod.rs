@@ -75,6 +75,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             refers_to,
         });
         reader.targets.push(HashMap::new());
+        reader.names.push(names::Numbering::default());
     }
     // The entries an entry refers to are read before it, where no cycle
     // forbids: then its `$ref`s into them are their types.
@@ -105,7 +106,7 @@ struct Reader {
     /// The base URI of each registry entry's document, in registry order.
     bases: Vec<String>,
     /// The type names taken in each module, as both languages spell them.
-    names: std::collections::HashSet<(usize, String)>,
+    names: Vec<names::Numbering<String>>,
     /// Every `$id` of every document (resolved), and the entry it stands in.
     resources: Vec<(String, usize)>,
     /// The named types of each entry read so far, by location.
@@ -323,12 +324,8 @@ impl Reader {
     fn declare(&mut self, name: &str, doc: &Document, pointer: &str, is_root: bool) -> TypeId {
         // Names are made from keys and properties: two may come out alike
         // (`$defs/shapes/transform` and `$defs/Transform`); the later is numbered.
-        let mut unique = name.to_owned();
-        let mut n = 2;
-        while !self.names.insert((doc.module, crate::emit::type_name(&unique))) {
-            unique = format!("{name}{n}");
-            n += 1;
-        }
+        let module = doc.module;
+        let unique = self.names[module].unique(name, crate::emit::type_name);
         self.model.types.push(TypeDef {
             name: unique,
             origin: Origin { file: doc.file.to_path_buf(), pointer: pointer.to_owned() },

@@ -89,20 +89,14 @@ impl Reader {
         };
         let required = self.required(file, schema, properties, &mut doc.engine)?;
         let mut fields = Vec::new();
-        // A set, not a scan of the fields: an object may have 100,000 properties.
-        let mut words = std::collections::HashSet::new();
+        // Numbered without a scan of the fields: an object may have 10,000 properties.
+        let mut words = names::Numbering::default();
         for (name, property) in properties {
             let at = pointer_push(&schema.at("properties"), name);
             let property_hint = format!("{hint}{}", names::pascal(name, "V"));
             let Some(shape) = self.shape(doc, property, &at, &property_hint) else { continue };
             // Two property names may make one word (`@context`, `context`): the later is numbered.
-            let base = names::snake(name);
-            let mut word = base.clone();
-            let mut n = 2;
-            while !words.insert(word.clone()) {
-                word = format!("{base}{n}");
-                n += 1;
-            }
+            let word = words.unique(&names::snake(name), str::to_owned);
             fields.push(Field {
                 json_name: name.clone(),
                 word,
