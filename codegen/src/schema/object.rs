@@ -119,13 +119,13 @@ impl Reader {
             return None;
         };
         let mut names: Vec<&str> = Vec::new();
+        // A set, not a scan of the earlier entries: a list may be long.
+        let mut listed = std::collections::HashSet::new();
         for (position, item) in items.iter().enumerate() {
             let item_at = format!("{at}/{position}");
             match item.as_str() {
                 None => self.errors.push(file, item_at, "`required` entries must be strings"),
-                Some(name) if items[..position].iter().any(|earlier| earlier.as_str() == Some(name)) => {
-                    self.errors.push(file, item_at, format!("{name:?} is listed twice"))
-                }
+                Some(name) if !listed.insert(name) => self.errors.push(file, item_at, format!("{name:?} is listed twice")),
                 // Required but not declared: the engine checks the key is there.
                 Some(name) if !properties.contains_key(name) => *engine = true,
                 Some(name) => names.push(name),
