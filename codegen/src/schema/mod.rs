@@ -483,7 +483,7 @@ impl Reader {
             let k = keyword.as_str();
             let role = keywords::lookup(k).map_or_else(|| keywords::unknown(k), |known| known.role);
             match role {
-                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{k}` is refused: {why}")),
+                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{}` is refused: {why}", crate::error::shown(k))),
                 Role::Annotation(_) => {
                     schema.taken.borrow_mut().insert(k);
                 }
