@@ -52,7 +52,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
     let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
     let resources = scans.iter().enumerate().flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module))).map(|(id, module)| (resolve_uri(&bases[module], id), module)).collect();
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0 };
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0, too_many_types: false };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
     for (module, schema) in registry.schemas.iter().enumerate() {
@@ -113,7 +113,24 @@ struct Reader {
     targets: Vec<HashMap<String, TypeId>>,
     /// How many schemas are being read, one inside the other.
     depth: usize,
+    /// Whether [`MAX_TYPES`] was passed: then nothing more is read.
+    too_many_types: bool,
 }
+
+/// The most entries one keyword of a schema read into types may hold
+/// (`properties`, `$defs`, `enum`, `oneOf`, ...): 10,000, a hundred times
+/// the largest of the corpus (811 enum values). A struct or an enum of
+/// 100,000 members costs seconds and a gigabyte to generate, and more to
+/// compile (docs/limits.md).
+pub const MAX_MEMBERS: usize = 10_000;
+/// The keywords [`MAX_MEMBERS`] bounds: those whose members become fields,
+/// variants, branches or types.
+const MEMBER_KEYWORDS: &[&str] =
+    &["properties", "patternProperties", "dependentSchemas", "dependentRequired", "$defs", "definitions", "required", "enum", "oneOf", "anyOf", "allOf", "prefixItems", "type"];
+/// The most named types (structs, enums, unions, aliases) one registry may
+/// make: 50,000, a hundred times SPDX's. Each costs about a millisecond to
+/// write out (docs/limits.md).
+pub const MAX_TYPES: usize = 50_000;
 
 /// How deep schemas may nest once merged (the strict profile already bounds
 /// a document's own nesting at 64).
@@ -196,6 +213,10 @@ impl Reader {
         let Some(root) = document.as_object() else {
             return self.errors.push(file, "", "a schema file must hold a JSON object");
         };
+        // Before any of its `$defs` is declared.
+        if self.too_many_members(file, "", root) {
+            return;
+        }
         let older = root.get("$schema").and_then(Value::as_str).is_some_and(|dialect| OLDER_DIALECTS.contains(&dialect));
         match root.get("$schema") {
             Some(Value::String(dialect)) if dialect == DRAFT_2020_12 => {}
@@ -326,6 +347,14 @@ impl Reader {
         // (`$defs/shapes/transform` and `$defs/Transform`); the later is numbered.
         let module = doc.module;
         let unique = self.names[module].unique(name, crate::emit::type_name);
+        if self.model.types.len() == MAX_TYPES && !self.too_many_types {
+            self.too_many_types = true;
+            self.errors.push(
+                doc.file,
+                pointer,
+                format!("more than {MAX_TYPES} named types (structs, enums, unions, aliases) in one registry, this the next: concord reads no further (docs/limits.md)"),
+            );
+        }
         self.model.types.push(TypeDef {
             name: unique,
             origin: Origin { file: doc.file.to_path_buf(), pointer: pointer.to_owned() },
@@ -368,6 +397,9 @@ impl Reader {
         // Merging `allOf` parts and spreading keywords into union branches
         // reads schemas the document does not nest: a cycle through them
         // would never end.
+        if self.too_many_types {
+            return None;
+        }
         if self.depth >= MAX_DEPTH {
             self.errors.push(doc.file, pointer, format!("the schema nests deeper than {MAX_DEPTH} levels once `allOf`s and `$ref`s are merged (a cycle?): there is no finite type"));
             return None;
@@ -405,6 +437,9 @@ impl Reader {
             doc.engine = true;
             self.engine_subschema(doc, schema, pointer, 0);
             return (self.errors.diagnostics.len() == before).then_some(Read::Shape(Shape::Any));
+        }
+        if !at_root && self.too_many_members(file, pointer, object) {
+            return None;
         }
         let schema = Keywords { object, pointer, taken: RefCell::new(BTreeSet::new()) };
         self.check_keywords(file, &schema);
@@ -490,6 +525,24 @@ impl Reader {
                 Role::Bound(_) | Role::Enforced(_) => {}
             }
         }
+    }
+
+    /// Whether a keyword of the schema holds more than [`MAX_MEMBERS`]
+    /// entries (reported): then it is not read at all.
+    fn too_many_members(&mut self, file: &Path, pointer: &str, object: &Map<String, Value>) -> bool {
+        let mut too_many = false;
+        for keyword in MEMBER_KEYWORDS {
+            let count = match object.get(*keyword) {
+                Some(Value::Object(members)) => members.len(),
+                Some(Value::Array(members)) => members.len(),
+                _ => continue,
+            };
+            if count > MAX_MEMBERS {
+                too_many = true;
+                self.errors.push(file, pointer_push(pointer, keyword), format!("`{keyword}` holds {count} entries; concord reads at most {MAX_MEMBERS} (docs/limits.md)"));
+            }
+        }
+        too_many
     }
 
     /// `type`: one name, or a name and "null". `None` when there is none.
