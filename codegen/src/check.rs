@@ -4,12 +4,23 @@
 
 use crate::emit::{python, rust};
 use crate::error::Errors;
-use crate::model::{self, Model, TypeId, TypeKind};
+use crate::model::{self, Model, Shape, TypeId, TypeKind};
 use std::collections::HashMap;
+
+/// How deeply arrays, maps, tuples, nullables and unions may nest inside one
+/// another before an object or enum type: 32. One document spells at most
+/// about 31 inline (the strict profile's 64 levels, two per `items`); through
+/// `$ref`s to definitions that are not objects they could nest without end.
+/// rustc refuses `Vec<Vec<...>>` some 128 deep (its recursion limit); each
+/// level nests the generated checks one closure deeper, which syn and
+/// prettyplease read recursively on a build script's or a test thread's
+/// stack; pydantic builds such a type recursively (docs/limits.md).
+pub const MAX_NESTING: usize = 32;
 
 pub fn check(model: &Model) -> Result<(), Errors> {
     let mut errors = Errors::default();
     type_names(model, &mut errors);
+    nesting(model, &mut errors);
     let self_containing = self_containing_aliases(model);
     for id in model.ids() {
         let def = model.get(id);
@@ -131,6 +142,69 @@ fn collisions(model: &Model, owner: TypeId, what: &str, becomes: &str, per_langu
             pointer,
             format!("{what} {first:?} and {second:?} of `{}` both become the {becomes} `{ident}` in {}", def.name, languages.join(" and ")),
         );
+    }
+}
+
+/// Refuses the types whose values nest deeper than [`MAX_NESTING`] before an
+/// object or enum type, each where the nesting first passes the limit: an
+/// alias over a chain of 200 `$ref`s to arrays, say. Linear in the number of
+/// types (a type's depth is its own layers plus the depth of the alias or
+/// union it names, found once).
+fn nesting(model: &Model, errors: &mut Errors) {
+    let is_inline = |id: &TypeId| matches!(model.get(*id).kind, TypeKind::Alias(_) | TypeKind::Union(_));
+    let inline = |id: TypeId| -> Vec<TypeId> { model.references(id).into_iter().filter(is_inline).collect() };
+    let mut depth = vec![0usize; model.types.len()];
+    let mut component_of = vec![usize::MAX; model.types.len()];
+    // Each component after the ones it reaches: their depths are known. Inside a
+    // component (a union that holds itself) each language refers, not nests.
+    for (number, component) in model::components(model.types.len(), model.ids(), inline).into_iter().enumerate() {
+        for id in &component {
+            component_of[id.0] = number;
+        }
+        for id in &component {
+            let named = |target: TypeId| if component_of[target.0] == number { 0 } else { depth[target.0] };
+            let def = model.get(*id);
+            // A struct's fields nest in it, but the struct is a type of its own in both languages.
+            let (own, passed_on) = match &def.kind {
+                TypeKind::Alias(shape) => (layers(shape, &named), true),
+                TypeKind::Union(union) => (1 + union.branches.iter().map(|branch| layers(&branch.shape, &named)).max().unwrap_or(0), true),
+                TypeKind::Struct(body) => {
+                    let typed = match &body.unknown_keys {
+                        crate::model::UnknownKeys::Typed(shape) => Some(shape),
+                        _ => None,
+                    };
+                    (body.fields.iter().map(|field| &field.shape).chain(typed).map(|shape| layers(shape, &named)).max().unwrap_or(0), false)
+                }
+                TypeKind::Enum(_) | TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => (0, false),
+            };
+            if passed_on {
+                depth[id.0] = own;
+            }
+            // Reported where the nesting first passes the limit, not again by every type that holds that one.
+            let first = inline(*id).iter().all(|target| component_of[target.0] == number || depth[target.0] <= MAX_NESTING);
+            if own > MAX_NESTING && first {
+                errors.push(
+                    &def.origin.file,
+                    &def.origin.pointer,
+                    format!(
+                        "`{}` nests arrays, maps, nullables and unions {own} deep through `$ref`s; concord allows {MAX_NESTING} (docs/limits.md): the bindings would not compile",
+                        def.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// How many arrays, maps, tuples and nullables a shape nests, and the depth of
+/// the type it names (`named`) below them.
+fn layers(shape: &Shape, named: &impl Fn(TypeId) -> usize) -> usize {
+    match shape {
+        Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) => 1 + layers(inner, named),
+        Shape::Tuple(items) => 1 + items.iter().map(|item| layers(item, named)).max().unwrap_or(0),
+        Shape::Checked(inner, _) => layers(inner, named),
+        Shape::Named(id) => named(*id),
+        Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => 0,
     }
 }
 

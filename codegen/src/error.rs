@@ -15,13 +15,40 @@ pub struct Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
+    /// One line per diagnostic, whatever the schema holds: a line break, a
+    /// carriage return, a NUL or a bidi control in a file name, a key or a
+    /// message is shown escaped, so a hostile schema cannot hide text or
+    /// fake a line of the report (a message keeps the line breaks concord
+    /// puts in it, such as a compiler's output).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
+        write!(f, "{}", shown(&self.file.display().to_string()))?;
         if !self.pointer.is_empty() {
-            write!(f, " at {}", self.pointer)?;
+            write!(f, " at {}", shown(&self.pointer))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": ")?;
+        for line in self.message.split('\n').enumerate() {
+            match line {
+                (0, text) => write!(f, "{}", shown(text))?,
+                (_, text) => write!(f, "\n{}", shown(text))?,
+            }
+        }
+        Ok(())
     }
+}
+
+/// `text` with every character a terminal would not print as itself
+/// escaped as Rust writes it (`\r`, `\n`, `\0`, `\u{202e}`): controls,
+/// bidi controls, line separators. For schema text in a message.
+pub fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            // Printable as they are; `escape_debug` would add a backslash.
+            '"' | '\'' | '\\' | '\t' => out.push(c),
+            c => out.extend(c.escape_debug()),
+        }
+    }
+    out
 }
 
 /// Every problem found in one run. Nothing is written while this is non-empty.

@@ -88,15 +88,8 @@ impl Config {
     /// `OUT_DIR/concord_registry.rs`, and tells cargo to rerun when any
     /// registry file changes.
     pub fn compile(&self) -> Result<(), Errors> {
-        let index = self.registry.join(registry::INDEX);
-        println!("cargo:rerun-if-changed={}", self.registry.display());
-        println!("cargo:rerun-if-changed={}", index.display());
-        if let Ok(entries) = std::fs::read_dir(&self.registry) {
-            let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-            files.sort();
-            for file in files.iter().filter(|file| **file != index) {
-                println!("cargo:rerun-if-changed={}", file.display());
-            }
+        for line in self.rerun_directives() {
+            println!("{line}");
         }
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
@@ -107,6 +100,28 @@ impl Config {
         let model = load(&self.registry)?;
         let file = out_dir.join(RUST_FILE);
         registry::write_atomically(&file, emit::rust::module(&model).as_bytes()).map_err(|e| Errors::one(&file, "", e))
+    }
+
+    /// The `cargo:rerun-if-changed` lines [`compile`](Self::compile)
+    /// prints: the registry folder, its index and every file in it.
+    #[doc(hidden)]
+    pub fn rerun_directives(&self) -> Vec<String> {
+        let index = self.registry.join(registry::INDEX);
+        let mut lines = vec![format!("cargo:rerun-if-changed={}", self.registry.display()), format!("cargo:rerun-if-changed={}", index.display())];
+        if let Ok(entries) = std::fs::read_dir(&self.registry) {
+            let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            files.sort();
+            for file in files.iter().filter(|file| **file != index) {
+                // A file name with a line break would start a cargo directive
+                // of its own (`cargo:rustc-link-arg=...`), and one that is not
+                // UTF-8 cannot be named exactly: the folder's line covers them.
+                match file.to_str() {
+                    Some(name) if !name.contains(['\n', '\r']) => lines.push(format!("cargo:rerun-if-changed={name}")),
+                    _ => {}
+                }
+            }
+        }
+        lines
     }
 
     /// Every file of `concord generate`, in memory: `rust/concord_registry.rs`

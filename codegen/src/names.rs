@@ -1,6 +1,9 @@
 //! Language-neutral word forms of schema names. Each emitter then applies its
 //! own language's keywords and reserved names (see `emit::*::ident`).
 
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
 /// Splits a name into ASCII words: at every character that is not an ASCII
 /// letter or digit, and at case changes (`gpuArch`, `HTTPServer`).
 fn words(name: &str) -> Vec<String> {
@@ -90,6 +93,42 @@ fn capitalize(word: &str) -> String {
     }
 }
 
+/// Names made unique by numbering: the first of a form keeps it, a later
+/// one that comes out alike gets the first free `2`, `3`, ... after it.
+/// Linear however many names come out alike (a scan from `2` each time
+/// would be quadratic: 10,000 enum values that all make `A`).
+#[derive(Debug)]
+pub struct Numbering<K> {
+    taken: HashSet<K>,
+    /// The next number to try, per form.
+    next: HashMap<String, usize>,
+}
+
+impl<K: Eq + Hash> Default for Numbering<K> {
+    fn default() -> Self {
+        Numbering { taken: HashSet::new(), next: HashMap::new() }
+    }
+}
+
+impl<K: Eq + Hash> Numbering<K> {
+    /// `base`, or `base` and the first number whose `key` is not taken yet;
+    /// `key` says when two names are the same (their identifier, say).
+    pub fn unique(&mut self, base: &str, key: impl Fn(&str) -> K) -> String {
+        if self.taken.insert(key(base)) {
+            return base.to_owned();
+        }
+        let next = self.next.entry(base.to_owned()).or_insert(2);
+        loop {
+            let candidate = format!("{base}{next}");
+            *next += 1;
+            // Taken names are never released: a number passed over stays taken.
+            if self.taken.insert(key(&candidate)) {
+                return candidate;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +154,12 @@ mod tests {
         assert_eq!(pascal("\"\"", "V"), "U0022U0022");
         assert_eq!(type_name("ClsArtifact"), "ClsArtifact");
         assert_eq!(type_name("compile_config"), "CompileConfig");
+    }
+
+    #[test]
+    fn numbering_takes_the_first_free_number() {
+        let mut numbering = Numbering::default();
+        let names: Vec<String> = ["a", "a2", "a", "a", "b", "a3"].iter().map(|name| numbering.unique(name, str::to_owned)).collect();
+        assert_eq!(names, ["a", "a2", "a3", "a4", "b", "a32"]);
     }
 }

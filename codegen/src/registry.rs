@@ -10,6 +10,11 @@ use std::path::{Component, Path, PathBuf};
 /// The index file's name inside a registry folder.
 pub const INDEX: &str = "registry.json";
 
+/// The largest index or schema file concord reads: 16 MiB, 36 times the
+/// largest schema of the corpus (CycloneDX, 445 KB). Checked before a byte
+/// is read (docs/limits.md).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// A registry whose every pin held: each schema file read and verified.
 #[derive(Clone, Debug)]
 pub struct Registry {
@@ -133,8 +138,13 @@ struct IndexEntry {
 /// the entries that are fine are still checked, so one run reports all.
 fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
     let index_file = dir.join(INDEX);
-    let bytes = std::fs::read(&index_file)
-        .map_err(|error| Errors::one(&index_file, "", format!("cannot read the registry index: {error}")))?;
+    let bytes = read_inside(dir, &index_file).map_err(|why| {
+        let why = match why {
+            Unreadable::Missing(error) => format!("cannot read the registry index: {error}"),
+            Unreadable::Refused(why) => format!("the registry index is refused: {why}"),
+        };
+        Errors::one(&index_file, "", why)
+    })?;
     let index = strict::read(&bytes).map_err(|error| Errors::one(&index_file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")))?;
     let mut errors = Errors::default();
     let Some(object) = index.as_object() else {
@@ -259,28 +269,58 @@ fn check_relative(path: &str) -> Result<(), &'static str> {
 fn read_confined(dir: &Path, entry: &IndexEntry, errors: &mut Errors) -> Option<Vec<u8>> {
     let file = dir.join(&entry.path);
     let pinned = entry.digest.as_deref().unwrap_or("no digest");
-    let resolved = match file.canonicalize() {
-        Ok(resolved) => resolved,
-        Err(_) => {
-            errors.push(&file, "", format!("missing: {INDEX} lists this file (pinned {pinned}) but it cannot be read"));
-            return None;
-        }
-    };
-    let inside = dir.canonicalize().is_ok_and(|root| resolved.starts_with(root));
-    if !inside {
-        errors.push(&file, "", format!("resolves to {} outside the registry folder; a link may not leave it", resolved.display()));
-        return None;
-    }
-    // A FIFO or a device would block or never end: only regular files.
-    if !resolved.metadata().is_ok_and(|metadata| metadata.is_file()) {
-        errors.push(&file, "", "not a regular file: a schema must be a file (not a FIFO, a device or a folder)");
-        return None;
-    }
-    match std::fs::read(&resolved) {
+    match read_inside(dir, &file) {
         Ok(bytes) => Some(bytes),
-        Err(error) => {
-            errors.push(&file, "", format!("cannot read: {error}"));
+        Err(Unreadable::Missing(_)) => {
+            errors.push(&file, "", format!("missing: {INDEX} lists this file (pinned {pinned}) but it does not exist"));
+            None
+        }
+        Err(Unreadable::Refused(why)) => {
+            errors.push(&file, "", why);
             None
         }
     }
+}
+
+/// Why a registry file was not read.
+enum Unreadable {
+    /// Nothing at the path (a symlink to nothing included).
+    Missing(std::io::Error),
+    /// Why it is refused: a sentence.
+    Refused(String),
+}
+
+/// The bytes of `file` (the index or a schema), which must resolve, through
+/// any symlinks, to a regular file of at most [`MAX_FILE_BYTES`] inside the
+/// registry folder `dir`.
+fn read_inside(dir: &Path, file: &Path) -> Result<Vec<u8>, Unreadable> {
+    use std::io::Read as _;
+    let refused = |why: String| Unreadable::Refused(why);
+    let resolved = file.canonicalize().map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => Unreadable::Missing(error),
+        // A symlink loop, a path through a file, a NUL byte, no permission: the OS says which.
+        _ => refused(format!("cannot be resolved: {error}")),
+    })?;
+    let root = dir.canonicalize().map_err(|error| refused(format!("the registry folder cannot be resolved: {error}")))?;
+    if !resolved.starts_with(&root) {
+        return Err(refused(format!("resolves to {} outside the registry folder; a path or a link may not leave it", resolved.display())));
+    }
+    // A FIFO or a device would block or never end: only regular files.
+    let metadata = resolved.metadata().map_err(|error| refused(format!("cannot read: {error}")))?;
+    if !metadata.is_file() {
+        return Err(refused("not a regular file: it must be a file (not a FIFO, a device or a folder)".to_owned()));
+    }
+    let too_large = |size: u64| refused(format!("too large: {size} bytes, and concord reads files of at most {MAX_FILE_BYTES} bytes (16 MiB; docs/limits.md)"));
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(too_large(metadata.len()));
+    }
+    // The limit holds even for a file that grows while it is read.
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    std::fs::File::open(&resolved)
+        .and_then(|opened| opened.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|error| refused(format!("cannot read: {error}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
 }

@@ -5,6 +5,7 @@ use super::{Document, Keywords, Read, Reader};
 use crate::error::pointer_push;
 use crate::model::{Branch, Choice, Shape, Union};
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// Whether a `type` holds two or more types besides `null`.
 pub(super) fn several_types(types: &Value) -> bool {
@@ -122,6 +123,10 @@ impl Reader {
     pub(super) fn all_of(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         let file = doc.file;
         let mut parts: Vec<Map<String, Value>> = Vec::new();
+        // The locations merged already: `allOf: [A, A]` is `A`, and a part
+        // reached twice is merged once (else parts that each name the next
+        // twice would be merged 2^32 times).
+        let mut merged = HashSet::new();
         let mut own = schema.object.clone();
         for keyword in schema.object.keys() {
             schema.taken.borrow_mut().insert(keyword);
@@ -134,7 +139,7 @@ impl Reader {
             let mut mergeable = true;
             for (index, item) in items.iter().enumerate() {
                 let at = pointer_push(&schema.at("allOf"), &index.to_string());
-                mergeable &= self.flatten(doc, item, &at, 0, &mut parts)?;
+                mergeable &= self.flatten(doc, item, &at, 0, &mut parts, &mut merged)?;
             }
             if !mergeable {
                 doc.engine = true;
@@ -144,7 +149,7 @@ impl Reader {
         if let Some(target) = own.remove("$ref") {
             let mut reference = Map::new();
             reference.insert("$ref".to_owned(), target);
-            if !self.flatten(doc, &Value::Object(reference), schema.pointer, 0, &mut parts)? {
+            if !self.flatten(doc, &Value::Object(reference), schema.pointer, 0, &mut parts, &mut merged)? {
                 doc.engine = true;
                 return Some(Read::Shape(Shape::Any));
             }
@@ -170,7 +175,7 @@ impl Reader {
     /// A part's keywords, its own `allOf` parts and `$ref` target flattened in.
     /// `Some(false)` when a part cannot be merged (`false`, or a reference
     /// this document does not hold): then the engine checks the whole.
-    fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>) -> Option<bool> {
+    fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>, merged: &mut HashSet<String>) -> Option<bool> {
         if depth > MERGE_DEPTH {
             self.errors.push(doc.file, at, "`allOf` and `$ref` nest deeper than 32 parts (a cycle?): there is no finite type to merge");
             return None;
@@ -187,7 +192,7 @@ impl Reader {
         if let Some(Value::Array(items)) = part.remove("allOf") {
             // Reported at the outermost part: a nested part may stand in another definition.
             for item in &items {
-                if !self.flatten(doc, item, at, depth + 1, parts)? {
+                if !self.flatten(doc, item, at, depth + 1, parts, merged)? {
                     return Some(false);
                 }
             }
@@ -199,12 +204,15 @@ impl Reader {
                 Some(anchor) => doc.anchors.get(anchor).cloned(),
                 None => None,
             };
-            match pointer.as_deref().and_then(|pointer| doc.root.pointer(pointer)) {
-                Some(resolved) => {
+            match pointer.as_deref().and_then(|pointer| doc.root.pointer(pointer).map(|resolved| (pointer, resolved))) {
+                // Merged once already (a cycle never finishes, so it still reaches the depth limit).
+                Some((pointer, _)) if merged.contains(pointer) => {}
+                Some((pointer, resolved)) => {
                     let resolved = resolved.clone();
-                    if !self.flatten(doc, &resolved, at, depth + 1, parts)? {
+                    if !self.flatten(doc, &resolved, at, depth + 1, parts, merged)? {
                         return Some(false);
                     }
+                    merged.insert(pointer.to_owned());
                 }
                 // Not a location of this document (a reference by a base URI):
                 // nothing to merge here; the engine checks the whole.
@@ -272,11 +280,8 @@ fn merge(parts: Vec<Map<String, Value>>) -> Merged {
                 }
                 "required" => {
                     let (Value::Array(existing), Value::Array(more)) = (existing, value) else { return Merged::Any };
-                    for name in more {
-                        if !existing.contains(&name) {
-                            existing.push(name);
-                        }
-                    }
+                    let mut listed: HashSet<Value> = existing.iter().cloned().collect();
+                    existing.extend(more.into_iter().filter(|name| listed.insert(name.clone())));
                 }
                 "x-growth-point" => *existing = Value::Bool(existing == &Value::Bool(true) || value == Value::Bool(true)),
                 "title" | "description" | "$comment" | "examples" | "default" | "deprecated" | "readOnly" | "writeOnly" => {

@@ -43,7 +43,7 @@ impl Reader {
             let at = pointer_push(pointer, keyword);
             let role = keywords::lookup(keyword).map_or_else(|| keywords::unknown(keyword), |known| known.role);
             if let Role::Refused(why) = role {
-                self.errors.push(doc.file, &at, format!("`{keyword}` is refused: {why}"));
+                self.errors.push(doc.file, &at, format!("`{}` is refused: {why}", crate::error::shown(keyword)));
             }
             match keyword.as_str() {
                 k if ONE.contains(&k) => self.engine_subschema(doc, value, &at, depth + 1),
@@ -93,7 +93,8 @@ pub fn prepare(model: &mut Model, errors: &mut Errors) {
             }
             Err(why) => {
                 let module = &model.modules[index];
-                errors.push(&module.file, "", format!("the assertion engine cannot check this schema: {why}"));
+                // The engine's words quote the schema: shown on one line.
+                errors.push(&module.file, "", format!("the assertion engine cannot check this schema: {}", crate::error::shown(&why)));
             }
         }
     }

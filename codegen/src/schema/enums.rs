@@ -36,20 +36,14 @@ impl Reader {
             _ => return Some(None),
         };
         let mut values: Vec<EnumValue> = Vec::new();
-        let (mut seen, mut words) = (std::collections::HashSet::new(), std::collections::HashSet::new());
+        let (mut seen, mut words) = (std::collections::HashSet::new(), names::Numbering::default());
         for (position, text) in strings {
             let at = if keyword == "enum" { format!("{}/{position}", schema.at("enum")) } else { schema.at("const") };
             if !seen.insert(text) {
                 self.errors.push(file, at, format!("duplicate enum value {text:?}"));
             } else {
                 // Two values may make one word (`a-b`, `a_b`): the later one is numbered.
-                let base = names::pascal(text, "V");
-                let mut word = base.clone();
-                let mut n = 2;
-                while !words.insert(word.clone()) {
-                    word = format!("{base}{n}");
-                    n += 1;
-                }
+                let word = words.unique(&names::pascal(text, "V"), str::to_owned);
                 values.push(EnumValue { value: text.to_owned(), word });
             }
         }

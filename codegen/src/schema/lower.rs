@@ -28,13 +28,10 @@ pub fn unions(model: &mut Model) {
         };
         let TypeKind::Union(union) = &mut model.types[id.0].kind else { unreachable!() };
         union.choice = choice;
-        let mut words = BTreeSet::new();
+        // Two keys may make one word (`a-b`, `a_b`): the later is numbered.
+        let mut words = names::Numbering::default();
         for (branch, key) in union.branches.iter_mut().zip(keys) {
-            let mut word = names::pascal(&key, "V");
-            while !words.insert(word.clone()) {
-                word.push('_');
-            }
-            branch.word = word;
+            branch.word = words.unique(&names::pascal(&key, "V"), str::to_owned);
             branch.key = key;
         }
     }

@@ -52,7 +52,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
     let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
     let resources = scans.iter().enumerate().flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module))).map(|(id, module)| (resolve_uri(&bases[module], id), module)).collect();
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0 };
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0, too_many_types: false };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
     for (module, schema) in registry.schemas.iter().enumerate() {
@@ -75,6 +75,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             refers_to,
         });
         reader.targets.push(HashMap::new());
+        reader.names.push(names::Numbering::default());
     }
     // The entries an entry refers to are read before it, where no cycle
     // forbids: then its `$ref`s into them are their types.
@@ -105,14 +106,31 @@ struct Reader {
     /// The base URI of each registry entry's document, in registry order.
     bases: Vec<String>,
     /// The type names taken in each module, as both languages spell them.
-    names: std::collections::HashSet<(usize, String)>,
+    names: Vec<names::Numbering<String>>,
     /// Every `$id` of every document (resolved), and the entry it stands in.
     resources: Vec<(String, usize)>,
     /// The named types of each entry read so far, by location.
     targets: Vec<HashMap<String, TypeId>>,
     /// How many schemas are being read, one inside the other.
     depth: usize,
+    /// Whether [`MAX_TYPES`] was passed: then nothing more is read.
+    too_many_types: bool,
 }
+
+/// The most entries one keyword of a schema read into types may hold
+/// (`properties`, `enum`, `oneOf`, `required`, ...): 10,000, twelve times
+/// the largest of the corpus (811 enum values). One struct or enum of
+/// 100,000 members took 4.4 s and 1.2 GB to generate, and would take far
+/// more to compile (docs/limits.md).
+pub const MAX_MEMBERS: usize = 10_000;
+/// The keywords [`MAX_MEMBERS`] bounds: those whose members become the
+/// fields, variants or branches of one type. (`$defs` become types of their
+/// own, which [`MAX_TYPES`] bounds.)
+const MEMBER_KEYWORDS: &[&str] = &["properties", "patternProperties", "dependentSchemas", "dependentRequired", "required", "enum", "oneOf", "anyOf", "allOf", "prefixItems", "type"];
+/// The most named types (structs, enums, unions, aliases) one registry may
+/// make: 50,000, a hundred times SPDX's 449 definitions. Writing them out
+/// takes about 20 s and 400 MB (docs/limits.md).
+pub const MAX_TYPES: usize = 50_000;
 
 /// How deep schemas may nest once merged (the strict profile already bounds
 /// a document's own nesting at 64).
@@ -195,6 +213,10 @@ impl Reader {
         let Some(root) = document.as_object() else {
             return self.errors.push(file, "", "a schema file must hold a JSON object");
         };
+        // Before anything of it is declared.
+        if self.too_many_members(file, "", root) {
+            return;
+        }
         let older = root.get("$schema").and_then(Value::as_str).is_some_and(|dialect| OLDER_DIALECTS.contains(&dialect));
         match root.get("$schema") {
             Some(Value::String(dialect)) if dialect == DRAFT_2020_12 => {}
@@ -323,11 +345,15 @@ impl Reader {
     fn declare(&mut self, name: &str, doc: &Document, pointer: &str, is_root: bool) -> TypeId {
         // Names are made from keys and properties: two may come out alike
         // (`$defs/shapes/transform` and `$defs/Transform`); the later is numbered.
-        let mut unique = name.to_owned();
-        let mut n = 2;
-        while !self.names.insert((doc.module, crate::emit::type_name(&unique))) {
-            unique = format!("{name}{n}");
-            n += 1;
+        let module = doc.module;
+        let unique = self.names[module].unique(name, crate::emit::type_name);
+        if self.model.types.len() == MAX_TYPES && !self.too_many_types {
+            self.too_many_types = true;
+            self.errors.push(
+                doc.file,
+                pointer,
+                format!("more than {MAX_TYPES} named types (structs, enums, unions, aliases) in one registry, this the next: concord reads no further (docs/limits.md)"),
+            );
         }
         self.model.types.push(TypeDef {
             name: unique,
@@ -371,6 +397,9 @@ impl Reader {
         // Merging `allOf` parts and spreading keywords into union branches
         // reads schemas the document does not nest: a cycle through them
         // would never end.
+        if self.too_many_types {
+            return None;
+        }
         if self.depth >= MAX_DEPTH {
             self.errors.push(doc.file, pointer, format!("the schema nests deeper than {MAX_DEPTH} levels once `allOf`s and `$ref`s are merged (a cycle?): there is no finite type"));
             return None;
@@ -408,6 +437,9 @@ impl Reader {
             doc.engine = true;
             self.engine_subschema(doc, schema, pointer, 0);
             return (self.errors.diagnostics.len() == before).then_some(Read::Shape(Shape::Any));
+        }
+        if !at_root && self.too_many_members(file, pointer, object) {
+            return None;
         }
         let schema = Keywords { object, pointer, taken: RefCell::new(BTreeSet::new()) };
         self.check_keywords(file, &schema);
@@ -486,13 +518,31 @@ impl Reader {
             let k = keyword.as_str();
             let role = keywords::lookup(k).map_or_else(|| keywords::unknown(k), |known| known.role);
             match role {
-                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{k}` is refused: {why}")),
+                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{}` is refused: {why}", crate::error::shown(k))),
                 Role::Annotation(_) => {
                     schema.taken.borrow_mut().insert(k);
                 }
                 Role::Bound(_) | Role::Enforced(_) => {}
             }
         }
+    }
+
+    /// Whether a keyword of the schema holds more than [`MAX_MEMBERS`]
+    /// entries (reported): then it is not read at all.
+    fn too_many_members(&mut self, file: &Path, pointer: &str, object: &Map<String, Value>) -> bool {
+        let mut too_many = false;
+        for keyword in MEMBER_KEYWORDS {
+            let count = match object.get(*keyword) {
+                Some(Value::Object(members)) => members.len(),
+                Some(Value::Array(members)) => members.len(),
+                _ => continue,
+            };
+            if count > MAX_MEMBERS {
+                too_many = true;
+                self.errors.push(file, pointer_push(pointer, keyword), format!("`{keyword}` holds {count} entries; concord reads at most {MAX_MEMBERS} (docs/limits.md)"));
+            }
+        }
+        too_many
     }
 
     /// `type`: one name, or a name and "null". `None` when there is none.

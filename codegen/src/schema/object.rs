@@ -89,20 +89,14 @@ impl Reader {
         };
         let required = self.required(file, schema, properties, &mut doc.engine)?;
         let mut fields = Vec::new();
-        // A set, not a scan of the fields: an object may have 100,000 properties.
-        let mut words = std::collections::HashSet::new();
+        // Numbered without a scan of the fields: an object may have 10,000 properties.
+        let mut words = names::Numbering::default();
         for (name, property) in properties {
             let at = pointer_push(&schema.at("properties"), name);
             let property_hint = format!("{hint}{}", names::pascal(name, "V"));
             let Some(shape) = self.shape(doc, property, &at, &property_hint) else { continue };
             // Two property names may make one word (`@context`, `context`): the later is numbered.
-            let base = names::snake(name);
-            let mut word = base.clone();
-            let mut n = 2;
-            while !words.insert(word.clone()) {
-                word = format!("{base}{n}");
-                n += 1;
-            }
+            let word = words.unique(&names::snake(name), str::to_owned);
             fields.push(Field {
                 json_name: name.clone(),
                 word,
@@ -125,13 +119,13 @@ impl Reader {
             return None;
         };
         let mut names: Vec<&str> = Vec::new();
+        // A set, not a scan of the earlier entries: a list may be long.
+        let mut listed = std::collections::HashSet::new();
         for (position, item) in items.iter().enumerate() {
             let item_at = format!("{at}/{position}");
             match item.as_str() {
                 None => self.errors.push(file, item_at, "`required` entries must be strings"),
-                Some(name) if items[..position].iter().any(|earlier| earlier.as_str() == Some(name)) => {
-                    self.errors.push(file, item_at, format!("{name:?} is listed twice"))
-                }
+                Some(name) if !listed.insert(name) => self.errors.push(file, item_at, format!("{name:?} is listed twice")),
                 // Required but not declared: the engine checks the key is there.
                 Some(name) if !properties.contains_key(name) => *engine = true,
                 Some(name) => names.push(name),

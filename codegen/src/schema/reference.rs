@@ -26,7 +26,7 @@ impl Reader {
             self.errors.push(
                 file,
                 schema.at(sibling),
-                format!("`{sibling}` beside `$ref` is not supported yet: only annotations (description, title, ...) may stand beside it"),
+                format!("`{}` beside `$ref` is not supported yet: only annotations (description, title, ...) may stand beside it", crate::error::shown(sibling)),
             );
             schema.taken.borrow_mut().insert(sibling);
         }

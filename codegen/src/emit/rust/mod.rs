@@ -701,13 +701,34 @@ impl Components {
 /// when the shape asserts nothing. Named object types and enums check
 /// themselves; aliases are transparent, so their assertions are made here.
 fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Option<TokenStream> {
+    // Through assertions and aliases in a loop, not by recursion: a chain of
+    // 10,000 aliases must not overflow the stack.
+    let (mut shape, mut own, mut checked) = (shape, Vec::new(), false);
+    loop {
+        match shape {
+            Shape::Checked(inner, list) => {
+                own.extend(list.iter().map(|check| check_call(check, value)));
+                (shape, checked) = (inner, true);
+            }
+            Shape::Named(id) => match &model.get(*id).kind {
+                TypeKind::Alias(aliased) => shape = aliased,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    let nested = container_checks(model, shape, value, depth);
+    if checked {
+        Some(quote! { #(#own)* #nested })
+    } else {
+        nested
+    }
+}
+
+/// The checks of the values inside an array, a map, a nullable or a tuple.
+fn container_checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Option<TokenStream> {
     let inner = format_ident!("__v{depth}");
     match shape {
-        Shape::Checked(shape, list) => {
-            let own = list.iter().map(|check| check_call(check, value));
-            let nested = checks(model, shape, value, depth);
-            Some(quote! { #(#own)* #nested })
-        }
         Shape::Array(item) => {
             let body = checks(model, item, &quote! { #inner }, depth + 1)?;
             Some(quote! { bind::each(#value, |#inner| { #body Ok(()) })?; })
@@ -720,10 +741,6 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
             let body = checks(model, item, &quote! { #inner }, depth + 1)?;
             Some(quote! { if let Some(#inner) = #value { #body } })
         }
-        Shape::Named(id) => match &model.get(*id).kind {
-            TypeKind::Alias(aliased) => checks(model, aliased, value, depth),
-            _ => None,
-        },
         Shape::Tuple(items) => {
             let parts: Vec<TokenStream> = items
                 .iter()
@@ -736,7 +753,7 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
                 .collect();
             (!parts.is_empty()).then(|| quote! { #(#parts)* })
         }
-        Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => None,
+        Shape::Checked(..) | Shape::Named(_) | Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => None,
     }
 }
 
