@@ -23,6 +23,7 @@ from concord_runtime import (
     NotNull,
     RecordError,
     _core,
+    _model,
     canonical,
     dumps,
     strict,
@@ -211,8 +212,8 @@ def oracle_from_json(model: type[Model], data: bytes) -> Model:
     try:
         return model.model_validate(value, by_alias=True, by_name=False)
     except pydantic.ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        raise RecordError("".join(f"/{part}" for part in first["loc"]), first["msg"]) from None
+        # Of several problems, the same one as from_json (the first in the input).
+        raise _model._record_error(error, data) from None
 
 
 def python_mode_wording(message: str) -> str:

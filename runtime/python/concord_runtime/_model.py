@@ -89,11 +89,44 @@ def _pointer(location: tuple[int | str, ...], data: Any) -> str:
 
 
 def _record_error(error: pydantic.ValidationError, data: bytes) -> RecordError:
-    first = error.errors(include_url=False)[0]
+    """The refusal the Rust bindings give: of several problems, the first in the
+    input (serde stops at it), as pydantic lists them in schema order."""
+    errors = error.errors(include_url=False)
+    first = errors[0]
     location = tuple(first["loc"])
-    # Only a location that holds a branch tag needs the input to walk along.
-    walked = json.loads(data) if any(isinstance(part, str) and part.startswith(MARK) for part in location) else None
+    # Only several errors, or a location that holds a branch tag, need the input.
+    if len(errors) == 1 and not any(isinstance(part, str) and part.startswith(MARK) for part in location):
+        return RecordError(_pointer(location, None), first["msg"])
+    walked = json.loads(data)
+    if len(errors) > 1:
+        first = min(errors, key=lambda each: _input_order(tuple(each["loc"]), walked))
+        location = tuple(first["loc"])
     return RecordError(_pointer(location, walked), first["msg"])
+
+
+_AFTER = 1 << 62
+
+
+def _input_order(location: tuple[int | str, ...], data: Any) -> list[int]:
+    """Where serde meets a problem at ``location`` as it reads the input: a value's
+    own problem (a wrong type, a bound, a check on the whole) once it has read the
+    value, so after everything inside it; a missing property or item at the end of
+    the object or array that lacks it."""
+    order: list[int] = []
+    for part in location:
+        if isinstance(part, str) and part.startswith(MARK) and not (isinstance(data, dict) and part in data):
+            continue
+        if isinstance(data, dict) and isinstance(part, str) and part in data:
+            order.append(list(data).index(part))
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            order.append(part)
+            data = data[part]
+        else:
+            order.append(_AFTER)
+            return order
+    order.append(_AFTER)
+    return order
 
 
 # Object keys (as JSON string literals) that are the Python name of a renamed
