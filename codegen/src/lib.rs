@@ -15,6 +15,7 @@
 pub mod check;
 pub mod emit;
 pub mod error;
+pub mod fuzz;
 pub mod model;
 pub mod names;
 pub mod registry;
