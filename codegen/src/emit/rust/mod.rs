@@ -681,8 +681,9 @@ impl Components {
 
 /// Statements that make a shape's assertions on `value` (an expression of
 /// type `&T`, `T` the shape's Rust type), returning a `bind::Failure`; `None`
-/// when the shape asserts nothing. Named object types and enums check
-/// themselves; aliases are transparent, so their assertions are made here.
+/// when the shape asserts nothing. Named object types, enums and roots
+/// (newtypes) check themselves; aliases are transparent, so their
+/// assertions are made here.
 fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Option<TokenStream> {
     let inner = format_ident!("__v{depth}");
     match shape {
@@ -704,7 +705,8 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
             Some(quote! { if let Some(#inner) = #value { #body } })
         }
         Shape::Named(id) => match &model.get(*id).kind {
-            TypeKind::Alias(aliased) => checks(model, aliased, value, depth),
+            // A registry root is a newtype, not an alias: it checks itself when read.
+            TypeKind::Alias(aliased) if !model.get(*id).is_root => checks(model, aliased, value, depth),
             _ => None,
         },
         Shape::Tuple(items) => {
