@@ -215,6 +215,10 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
                 progress: Some(std::time::Duration::from_secs(10)),
             };
             let summary = concord_codegen::fuzz::schemas::run::run(&options, &mut |line| println!("{line}"))?;
+            println!("most common refusals:");
+            for (reason, count) in summary.top_reasons(12) {
+                println!("{count:>8}  {reason}");
+            }
             if summary.hung {
                 // The hung generation's thread cannot be stopped: end the process.
                 std::process::exit(1);

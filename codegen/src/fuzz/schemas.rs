@@ -97,17 +97,21 @@ const MAX_DEPTH: usize = 5;
 /// The case of a seed.
 pub fn case(seed: u64) -> Case {
     let mut rng = SplitMix64::new(seed);
+    // Half the cases are clean: no junk, every value of the right type and
+    // every `$ref` to a place that exists, so that more of them generate
+    // and the emitters see more; the other half mixes junk in.
+    let clean = rng.chance(50);
     let count = match rng.below(100) {
         0..=79 => 1,
         80..=93 => 2,
         _ => 3,
     };
     let tag = format!("{seed:016x}");
-    let plans: Vec<Plan> = (0..count).map(|index| Plan::draw(&mut rng, index, &tag)).collect();
+    let plans: Vec<Plan> = (0..count).map(|index| Plan::draw(&mut rng, index, &tag, clean)).collect();
     let mut documents = Vec::with_capacity(count);
     for index in 0..count {
         let budget = rng.range(12, 60) as usize;
-        let mut generator = Gen { rng: &mut rng, plans: &plans, index, budget };
+        let mut generator = Gen { rng: &mut rng, plans: &plans, index, budget, clean };
         let schema = generator.document();
         documents.push(Document { file: plans[index].file.clone(), uri: plans[index].uri.clone(), schema });
     }
@@ -128,13 +132,13 @@ struct Plan {
 }
 
 impl Plan {
-    fn draw(rng: &mut SplitMix64, index: usize, tag: &str) -> Plan {
+    fn draw(rng: &mut SplitMix64, index: usize, tag: &str, clean: bool) -> Plan {
         let file = FILES[index].to_owned();
         let stem = file.trim_end_matches(".schema.json");
         let id = match rng.below(100) {
             0..=19 => Some(json!(format!("{HOST}/{tag}/{stem}"))),
             20..=22 => Some(json!(format!("{HOST}/{tag}/{stem}#"))),
-            23 => Some(rng.pick(&[json!(5), json!("not a uri"), json!("#fragment"), json!(""), json!("relative/path.json")]).clone()),
+            23 if !clean => Some(rng.pick(&[json!(5), json!("not a uri"), json!("#fragment"), json!(""), json!("relative/path.json")]).clone()),
             _ => None,
         };
         let uri = (index > 0 && id.is_none() && rng.chance(15)).then(|| format!("{HOST}/{tag}/uri-{stem}.json"));
@@ -148,7 +152,8 @@ impl Plan {
         let mut anchors = Vec::new();
         for position in 0..defs.len() {
             if rng.chance(15) {
-                anchors.push((rng.pick(ANCHORS).to_string(), position));
+                let anchor = if clean { rng.pick(&ANCHORS[..7]) } else { rng.pick(ANCHORS) };
+                anchors.push((anchor.to_string(), position));
             }
         }
         Plan { file, id, uri, defs, anchors, old_place: rng.chance(5) }
@@ -170,6 +175,8 @@ struct Gen<'a> {
     index: usize,
     /// Schemas left to draw in this document before only leaves are.
     budget: usize,
+    /// No junk (see [`case`]).
+    clean: bool,
 }
 
 impl Gen<'_> {
@@ -180,6 +187,7 @@ impl Gen<'_> {
     fn document(&mut self) -> Value {
         let mut root = Map::new();
         match self.rng.below(100) {
+            _ if self.clean => insert(&mut root, "$schema", json!(DRAFT)),
             0..=93 => insert(&mut root, "$schema", json!(DRAFT)),
             94..=95 => {}
             96..=97 => insert(&mut root, "$schema", json!("http://json-schema.org/draft-07/schema#")),
@@ -203,6 +211,7 @@ impl Gen<'_> {
                 // A boolean root: the whole document stays an object, the body `not`.
                 other => insert(&mut root, "not", json!({"not": other})),
             },
+            _ if self.clean => extend(&mut root, self.object(0)),
             // A document that is not an object at all.
             _ => return self.rng.pick(&[json!(true), json!([]), json!("schema"), json!(null)]).clone(),
         }
@@ -301,16 +310,16 @@ impl Gen<'_> {
             let keyword = *self.rng.pick(&["deprecated", "readOnly", "writeOnly"]);
             insert(&mut map, keyword, json!(true));
         }
-        if self.rng.chance(2) {
+        if self.rng.chance(2) && !self.clean {
             insert(&mut map, "$anchor", json!(self.rng.pick(ANCHORS)));
         }
-        if self.rng.chance(2) {
+        if self.rng.chance(2) && !self.clean {
             // An embedded resource.
             let tag = self.rng.next_u64();
             let id = *self.rng.pick(&["sub.json", "nested/sub.json", "#plain", "urn:fuzz:sub"]);
             insert(&mut map, "$id", json!(if self.rng.chance(50) { format!("{HOST}/embedded/{tag:x}/{id}") } else { id.to_owned() }));
         }
-        if self.rng.chance(6) {
+        if self.rng.chance(6) && !self.clean {
             self.junk(&mut map);
         }
         Value::Object(map)
@@ -437,10 +446,10 @@ impl Gen<'_> {
         }
         if self.rng.chance(60) {
             let mut required: Vec<Value> = names.iter().filter(|_| self.rng.chance(50)).map(|name| json!(name)).collect();
-            if self.rng.chance(8) {
+            if self.rng.chance(8) && !self.clean {
                 required.push(json!(property_name(self.rng)));
             }
-            if self.rng.chance(3) && !required.is_empty() {
+            if self.rng.chance(3) && !required.is_empty() && !self.clean {
                 required.push(required[0].clone());
             }
             insert(&mut map, "required", Value::Array(required));
@@ -461,13 +470,13 @@ impl Gen<'_> {
             _ => {}
         }
         if self.rng.chance(8) {
-            insert(&mut map, "minProperties", count(self.rng));
+            insert(&mut map, "minProperties", count(self.rng, self.clean));
         }
         if self.rng.chance(8) {
-            insert(&mut map, "maxProperties", count(self.rng));
+            insert(&mut map, "maxProperties", count(self.rng, self.clean));
         }
         if self.rng.chance(6) {
-            let pattern = pattern(self.rng);
+            let pattern = pattern(self.rng, self.clean);
             let schema = self.schema(depth + 1);
             insert(&mut map, "patternProperties", json!({pattern: schema}));
         }
@@ -485,7 +494,7 @@ impl Gen<'_> {
             insert(&mut map, "dependentSchemas", json!({a: schema}));
         }
         if self.rng.chance(3) {
-            insert(&mut map, "propertyNames", json!({"pattern": pattern(self.rng), "maxLength": 8}));
+            insert(&mut map, "propertyNames", json!({"pattern": pattern(self.rng, self.clean), "maxLength": 8}));
         }
         Value::Object(map)
     }
@@ -524,10 +533,10 @@ impl Gen<'_> {
             _ => {}
         }
         if self.rng.chance(15) {
-            insert(&mut map, "minItems", count(self.rng));
+            insert(&mut map, "minItems", count(self.rng, self.clean));
         }
         if self.rng.chance(15) {
-            insert(&mut map, "maxItems", count(self.rng));
+            insert(&mut map, "maxItems", count(self.rng, self.clean));
         }
         match self.rng.below(100) {
             0..=9 => insert(&mut map, "uniqueItems", json!(true)),
@@ -538,10 +547,10 @@ impl Gen<'_> {
             let contains = self.schema(depth + 1);
             insert(&mut map, "contains", contains);
             if self.rng.chance(50) {
-                insert(&mut map, "minContains", count(self.rng));
+                insert(&mut map, "minContains", count(self.rng, self.clean));
             }
             if self.rng.chance(30) {
-                insert(&mut map, "maxContains", count(self.rng));
+                insert(&mut map, "maxContains", count(self.rng, self.clean));
             }
         }
         if self.rng.chance(3) {
@@ -555,19 +564,19 @@ impl Gen<'_> {
         let mut map = Map::new();
         insert(&mut map, "type", json!("string"));
         if self.rng.chance(6) {
-            insert(&mut map, "x-typed-id", typed_id_prefix(self.rng));
-            if self.rng.chance(80) {
+            insert(&mut map, "x-typed-id", typed_id_prefix(self.rng, self.clean));
+            if self.rng.chance(80) || self.clean {
                 return Value::Object(map);
             }
         }
         if self.rng.chance(15) {
-            insert(&mut map, "minLength", count(self.rng));
+            insert(&mut map, "minLength", count(self.rng, self.clean));
         }
         if self.rng.chance(15) {
-            insert(&mut map, "maxLength", count(self.rng));
+            insert(&mut map, "maxLength", count(self.rng, self.clean));
         }
         if self.rng.chance(22) {
-            insert(&mut map, "pattern", json!(pattern(self.rng)));
+            insert(&mut map, "pattern", json!(pattern(self.rng, self.clean)));
         }
         if self.rng.chance(12) {
             insert(&mut map, "format", self.rng.pick(&format_values()).clone());
@@ -590,17 +599,17 @@ impl Gen<'_> {
         insert(&mut map, "type", json!(if self.rng.chance(55) { "integer" } else { "number" }));
         for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
             if self.rng.chance(18) {
-                insert(&mut map, keyword, number(self.rng));
+                insert(&mut map, keyword, number(self.rng, self.clean));
             }
         }
         if self.rng.chance(22) {
             insert(&mut map, "multipleOf", self.rng.pick(&multiples()).clone());
         }
         if self.rng.chance(4) {
-            let values: Vec<Value> = (0..self.rng.range(1, 4)).map(|_| number(self.rng)).collect();
+            let values: Vec<Value> = (0..self.rng.range(1, 4)).map(|_| number(self.rng, self.clean)).collect();
             insert(&mut map, "enum", Value::Array(values));
         } else if self.rng.chance(2) {
-            insert(&mut map, "const", number(self.rng));
+            insert(&mut map, "const", number(self.rng, self.clean));
         }
         Value::Object(map)
     }
@@ -617,25 +626,28 @@ impl Gen<'_> {
                 (values, false)
             }
             65..=79 => ((0..n).map(|_| json_value(self.rng)).collect(), false),
-            80..=84 => (vec![], false),
-            _ => ((0..n).map(|_| number(self.rng)).collect(), false),
+            80..=84 if !self.clean => (vec![], false),
+            80..=84 => (string_values(self.rng, n), true),
+            _ => ((0..n).map(|_| number(self.rng, self.clean)).collect(), false),
         };
         match self.rng.below(100) {
             0..=44 if strings => insert(&mut map, "type", json!("string")),
             45..=59 => insert(&mut map, "type", json!(["string", "null"])),
-            60..=64 => insert(&mut map, "type", json!(*self.rng.pick(&["integer", "object", "number", "boolean"]))),
+            60..=64 if !self.clean => insert(&mut map, "type", json!(*self.rng.pick(&["integer", "object", "number", "boolean"]))),
             _ => {}
         }
-        if self.rng.chance(85) {
+        let constant = !self.rng.chance(85);
+        if !constant {
             insert(&mut map, "enum", Value::Array(values));
         } else {
             let value = values.first().cloned().unwrap_or_else(|| json_value(self.rng));
             insert(&mut map, "const", value);
         }
         match self.rng.below(100) {
+            _ if self.clean && constant => {}
             0..=14 => insert(&mut map, "x-open-enum", json!(true)),
             15 => insert(&mut map, "x-open-enum", json!(false)),
-            16 => insert(&mut map, "x-typed-id", typed_id_prefix(self.rng)),
+            16 if !self.clean => insert(&mut map, "x-typed-id", typed_id_prefix(self.rng, self.clean)),
             _ => {}
         }
         Value::Object(map)
@@ -646,11 +658,11 @@ impl Gen<'_> {
         let mut types: Vec<Value> = Vec::new();
         for _ in 0..self.rng.range(2, 4) {
             let name = json!(self.rng.pick(TYPES));
-            if !types.contains(&name) || self.rng.chance(5) {
+            if !types.contains(&name) || (self.rng.chance(5) && !self.clean) {
                 types.push(name);
             }
         }
-        if self.rng.chance(3) {
+        if self.rng.chance(3) && !self.clean {
             types.push(self.rng.pick(&[json!("strin"), json!(5), json!(null)]).clone());
         }
         let mut map = Map::new();
@@ -665,10 +677,10 @@ impl Gen<'_> {
             insert(&mut map, "properties", Value::Object(properties));
         }
         if self.rng.chance(25) {
-            insert(&mut map, "minLength", count(self.rng));
+            insert(&mut map, "minLength", count(self.rng, self.clean));
         }
         if self.rng.chance(25) {
-            insert(&mut map, "minimum", number(self.rng));
+            insert(&mut map, "minimum", number(self.rng, self.clean));
         }
         if self.rng.chance(25) {
             let items = self.schema(depth + 1);
@@ -722,8 +734,9 @@ impl Gen<'_> {
             60..=74 => (0..self.rng.range(2, 3)).map(|_| self.object(depth + 1)).collect(),
             75..=89 => (0..self.rng.range(1, 4)).map(|_| self.schema(depth + 1)).collect(),
             90..=94 => vec![json!(false), self.schema(depth + 1), json!(true)],
-            95..=97 => vec![],
-            _ => return json!({keyword: self.schema(depth + 1)}),
+            95..=97 if !self.clean => vec![],
+            98..=99 if !self.clean => return json!({keyword: self.schema(depth + 1)}),
+            _ => (0..self.rng.range(2, 3)).map(|_| self.schema(depth + 1)).collect(),
         };
         let mut map = Map::new();
         insert(&mut map, keyword, Value::Array(branches));
@@ -741,7 +754,7 @@ impl Gen<'_> {
                 _ => insert(&mut map, "type", json!(["string", "integer"])),
             }
         }
-        if self.rng.chance(4) {
+        if self.rng.chance(4) && !self.clean {
             let other = if keyword == "oneOf" { "anyOf" } else { "oneOf" };
             let branches = vec![self.leaf(), self.leaf()];
             insert(&mut map, other, Value::Array(branches));
@@ -756,7 +769,7 @@ impl Gen<'_> {
         let mut values: Vec<String> = Vec::new();
         while values.len() < n {
             let value = string_value(self.rng);
-            if !values.contains(&value) || self.rng.chance(5) {
+            if !values.contains(&value) || (self.rng.chance(5) && !self.clean) {
                 values.push(value);
             }
         }
@@ -884,8 +897,13 @@ impl Gen<'_> {
         let place = plan.place();
         let anchors: Vec<String> = plan.anchors.iter().map(|(name, _)| name.clone()).collect();
         let others: Vec<usize> = (0..self.plans.len()).filter(|other| *other != self.index).collect();
+        let junk = |choice: u64| matches!(choice, 66..=70 | 86..=99);
         let target = loop {
-            match self.rng.below(100) {
+            let choice = self.rng.below(100);
+            if self.clean && junk(choice) {
+                continue;
+            }
+            match choice {
                 0..=49 if !defs.is_empty() => {
                     let name = self.rng.pick(&defs).clone();
                     break format!("#/{place}/{}", self.token(&name));
@@ -1143,28 +1161,37 @@ fn numbers() -> Vec<Value> {
         json!(0), json!(1), json!(-1), json!(2), json!(3), json!(7), json!(10), json!(100), json!(0.5), json!(1.5), json!(-2.5), json!(0.01),
         json!(0.1), json!(1e-9), json!(1e21), json!(1e308), json!(-1e308), json!(9_007_199_254_740_991_u64), json!(9_007_199_254_740_992_u64),
         json!(9_007_199_254_740_993_u64), json!(u64::MAX), json!(i64::MIN), json!(5e-324), json!(2.225_073_858_507_201_4e-308), json!(1.0),
-        json!(-0.0), json!(1e16), json!(-9_007_199_254_740_993_i64),
+        json!(1e16), json!(-9_007_199_254_740_993_i64), json!(-0.0),
     ]
 }
 
-fn number(rng: &mut SplitMix64) -> Value {
-    rng.pick(&numbers()).clone()
+fn number(rng: &mut SplitMix64, clean: bool) -> Value {
+    let numbers = numbers();
+    // `-0.0` last: not in clean cases (the strict profile refuses `-0`).
+    let numbers = if clean { &numbers[..numbers.len() - 1] } else { &numbers[..] };
+    rng.pick(numbers).clone()
 }
 
-fn count(rng: &mut SplitMix64) -> Value {
+fn count(rng: &mut SplitMix64, clean: bool) -> Value {
     let counts = [json!(0), json!(1), json!(2), json!(3), json!(5), json!(10), json!(1.0), json!(2.0), json!(9_007_199_254_740_993_u64), json!(1e300), json!(u64::MAX)];
     match rng.below(100) {
+        _ if clean => rng.pick(&counts).clone(),
         0..=89 => rng.pick(&counts).clone(),
         _ => rng.pick(&[json!("3"), json!(-1), json!(1.5), json!(true), json!(null), json!([])]).clone(),
     }
 }
 
-fn pattern(rng: &mut SplitMix64) -> String {
-    (*rng.pick(PATTERNS)).to_owned()
+fn pattern(rng: &mut SplitMix64, clean: bool) -> String {
+    let patterns = if clean { &PATTERNS[..WELL_FORMED_PATTERNS] } else { PATTERNS };
+    (*rng.pick(patterns)).to_owned()
 }
 
-fn typed_id_prefix(rng: &mut SplitMix64) -> Value {
+/// How many of [`PATTERNS`], from the first, are well-formed and mean the same in both languages.
+const WELL_FORMED_PATTERNS: usize = 35;
+
+fn typed_id_prefix(rng: &mut SplitMix64, clean: bool) -> Value {
     match rng.below(100) {
+        _ if clean => json!(*rng.pick(&["run", "job_run", "a1", "evt", "x", "abcdefghijklmnopqrstuvwxyzabcdef"])),
         0..=69 => json!(*rng.pick(&["run", "job_run", "a1", "evt", "x", "abcdefghijklmnopqrstuvwxyzabcdef"])),
         _ => rng.pick(&[json!("Run"), json!(""), json!("run_"), json!(7), json!("a\"b"), json!("run-id"), json!("1run"), json!("abcdefghijklmnopqrstuvwxyzabcdefg")]).clone(),
     }
@@ -1233,7 +1260,7 @@ fn json_value(rng: &mut SplitMix64) -> Value {
     match rng.below(12) {
         0 => json!(null),
         1 => json!(rng.chance(50)),
-        2 | 3 => number(rng),
+        2 | 3 => number(rng, true),
         4..=6 => json!(string_value(rng)),
         7 => json!([]),
         8 => json!([1, "a", null]),

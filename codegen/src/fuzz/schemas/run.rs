@@ -107,6 +107,19 @@ pub struct Summary {
     pub elapsed: Duration,
     /// A generation hung: its thread is still running, so the process must end.
     pub hung: bool,
+    /// Why cases were refused: each refusal's first diagnostic, its quoted
+    /// parts left out, and how often.
+    pub reasons: std::collections::BTreeMap<String, u64>,
+}
+
+impl Summary {
+    /// The most common reasons for a refusal, most common first.
+    pub fn top_reasons(&self, n: usize) -> Vec<(&str, u64)> {
+        let mut reasons: Vec<(&str, u64)> = self.reasons.iter().map(|(reason, count)| (reason.as_str(), *count)).collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        reasons.truncate(n);
+        reasons
+    }
 }
 
 impl fmt::Display for Summary {
@@ -214,10 +227,13 @@ pub enum Generation {
 thread_local! {
     /// The last panic on this thread, as the hook saw it: where and what.
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Whether this thread is inside [`caught`], whose panics the hook keeps quiet.
+    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// While alive, panics print nothing and are recorded for [`generate`]
-/// (on the thread that panics); the previous hook comes back on drop.
+/// While alive, panics inside the fuzzer's `catch_unwind` print nothing and
+/// are recorded for [`generate`] (on the thread that panics); any other
+/// panic goes to the previous hook, which comes back on drop.
 pub struct QuietPanics {
     _private: (),
 }
@@ -231,6 +247,12 @@ impl QuietPanics {
         let previous = std::panic::take_hook();
         *PREVIOUS_HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(previous);
         std::panic::set_hook(Box::new(|info| {
+            if !CATCHING.get() {
+                if let Some(previous) = PREVIOUS_HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).as_ref() {
+                    previous(info);
+                }
+                return;
+            }
             let message = info
                 .payload()
                 .downcast_ref::<&str>()
@@ -246,22 +268,36 @@ impl QuietPanics {
 
 impl Drop for QuietPanics {
     fn drop(&mut self) {
+        // The hook cannot be changed while this thread panics: it stays, forwarding.
+        if std::thread::panicking() {
+            return;
+        }
         if let Some(previous) = PREVIOUS_HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() {
             std::panic::set_hook(previous);
         }
     }
 }
 
-/// Loads and generates the registry in `dir`, in memory, catching a panic
-/// (its message is kept when [`QuietPanics`] is installed).
-pub fn generate(dir: &Path) -> Generation {
+/// Runs `f`, catching a panic: its message, as the hook recorded it.
+fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     LAST_PANIC.with(|last| last.borrow_mut().take());
-    match std::panic::catch_unwind(AssertUnwindSafe(|| Config::new().registry(dir).generate())) {
+    CATCHING.set(true);
+    let result = std::panic::catch_unwind(AssertUnwindSafe(f));
+    CATCHING.set(false);
+    result.map_err(|payload| {
+        LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or_else(|| {
+            payload.downcast_ref::<&str>().map(|t| t.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default()
+        })
+    })
+}
+
+/// Loads and generates the registry in `dir`, in memory, catching a panic
+/// (its message and place are kept when [`QuietPanics`] is installed).
+pub fn generate(dir: &Path) -> Generation {
+    match caught(|| Config::new().registry(dir).generate()) {
         Ok(Ok(_)) => Generation::Accepted,
         Ok(Err(errors)) => Generation::Refused(errors),
-        Err(payload) => Generation::Panicked(LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or_else(|| {
-            payload.downcast_ref::<&str>().map(|t| t.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default()
-        })),
+        Err(panic) => Generation::Panicked(panic),
     }
 }
 
@@ -373,10 +409,10 @@ pub type Failure = (Stage, String);
 /// harness, builds its Rust bindings once and imports its Python package.
 pub fn build(entries: &[Entry], dir: &Path, harness_dir: &Path, python: &Path) -> Result<(), Failure> {
     write_registry(dir, entries).map_err(|errors| (Stage::Load, errors.to_string()))?;
-    let harness = match std::panic::catch_unwind(AssertUnwindSafe(|| Harness::prepare(Config::new().registry(dir), harness_dir))) {
+    let harness = match caught(|| Harness::prepare(Config::new().registry(dir), harness_dir)) {
         Ok(Ok(harness)) => harness,
         Ok(Err(errors)) => return Err((Stage::Load, errors.to_string())),
-        Err(_) => return Err((Stage::Load, LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or_else(|| "the generator panicked".into()))),
+        Err(panic) => return Err((Stage::Load, format!("the generator panicked: {panic}"))),
     };
     harness.build_rust().map_err(|errors| (Stage::RustBuild, errors.to_string()))?;
     harness.import_python(python).map_err(|errors| (Stage::PythonImport, errors.to_string()))
@@ -430,6 +466,9 @@ pub fn run(options: &Options, report: &mut dyn FnMut(&str)) -> Result<Summary, E
             }
             Some(Generation::Refused(errors)) => {
                 runner.summary.refused += 1;
+                if let Some(first) = errors.diagnostics.first() {
+                    *runner.summary.reasons.entry(unquoted(&first.message)).or_default() += 1;
+                }
                 if let Some(diagnostic) = unlocated(&errors, &case_dir) {
                     let message = diagnostic.message.clone();
                     let shrunk = runner.shrink(entry, &case_dir, |generation| match generation {
@@ -468,20 +507,25 @@ fn same_panic(a: &str, b: &str) -> bool {
 /// Two messages are one problem when they read alike once what they quote
 /// (names, values) is left out.
 fn same_start(a: &str, b: &str) -> bool {
-    let words = |text: &str| -> String {
-        let mut out = String::new();
-        let mut quoted = None;
-        for c in text.chars() {
-            match quoted {
-                Some(end) if c == end => quoted = None,
-                Some(_) => {}
-                None if c == '"' || c == '`' => quoted = Some(c),
-                None => out.push(c),
+    unquoted(a) == unquoted(b)
+}
+
+/// A message's first words, with what it quotes (in `"` or backticks) left out.
+fn unquoted(text: &str) -> String {
+    let mut out = String::new();
+    let mut quoted = None;
+    for c in text.chars() {
+        match quoted {
+            Some(end) if c == end => quoted = None,
+            Some(_) => {}
+            None if c == '"' || c == '`' => {
+                quoted = Some(c);
+                out.push('_');
             }
+            None => out.push(c),
         }
-        out.split_whitespace().take(12).collect::<Vec<_>>().join(" ")
-    };
-    words(a) == words(b)
+    }
+    out.split_whitespace().take(20).collect::<Vec<_>>().join(" ")
 }
 
 impl Runner<'_> {
