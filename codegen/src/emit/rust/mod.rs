@@ -316,8 +316,12 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
     let doc = docs(&def.doc);
     let ty = rust_type(model, shape, Some(id), boxed);
     let record = record(def, &name);
+    // `bind` only where the checks name it: an unused import warns in the crate that includes the bindings.
     let read = match check_fn(model, shape, &ty) {
-        Some(check) => quote! { ::concord_runtime::bind::read_checked(deserializer, #check).map(Self) },
+        Some(check) => quote! {
+            use ::concord_runtime::bind;
+            bind::read_checked(deserializer, #check).map(Self)
+        },
         None => quote! { <#ty as ::concord_runtime::serde::Deserialize>::deserialize(deserializer).map(Self) },
     };
     quote! {
@@ -329,7 +333,6 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                use ::concord_runtime::bind;
                 #read
             }
         }
@@ -553,6 +556,21 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             quote! { bind::optional(&mut __map, #json, &self.#ident)?; }
         }
     });
+    // An object with nothing to write: no `bind`, no `mut` (each would warn where the bindings are included).
+    let write = if body.fields.is_empty() && matches!(body.unknown_keys, UnknownKeys::Drop | UnknownKeys::Refuse) {
+        quote! {
+            let __map = serializer.serialize_map(None)?;
+            ::concord_runtime::serde::ser::SerializeMap::end(__map)
+        }
+    } else {
+        quote! {
+            use ::concord_runtime::bind;
+            let mut __map = serializer.serialize_map(None)?;
+            #(#writes)*
+            #extra_write
+            ::concord_runtime::serde::ser::SerializeMap::end(__map)
+        }
+    };
     let expecting = format!("an object ({})", def.name);
     let record = record(def, &name);
     quote! {
@@ -589,11 +607,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
 
         impl ::concord_runtime::serde::Serialize for #name {
             fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use ::concord_runtime::bind;
-                let mut __map = serializer.serialize_map(None)?;
-                #(#writes)*
-                #extra_write
-                ::concord_runtime::serde::ser::SerializeMap::end(__map)
+                #write
             }
         }
     }
