@@ -103,6 +103,9 @@ enum Command {
         /// Builds a build or import failure may spend on shrinking its case.
         #[arg(long, default_value_t = 12)]
         shrink_builds: usize,
+        /// Do not hold each batch's Python package to ruff and mypy --strict.
+        #[arg(long)]
+        no_lint: bool,
     },
     /// Strict reading and canonical JSON (jcs-rfc8785-integer-v1), as
     /// `python -m concord_runtime json` does them: same bytes, same exit codes.
@@ -200,7 +203,7 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             let disagreeing = result.checked().iter().filter(|checked| !checked.case.passed()).count();
             Ok(if disagreeing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::FuzzSchemas { seed, time, schemas, batch, findings, work_dir, harness_dir, python, hang, shrink_builds } => {
+        Command::FuzzSchemas { seed, time, schemas, batch, findings, work_dir, harness_dir, python, hang, shrink_builds, no_lint } => {
             let options = concord_codegen::fuzz::schemas::run::Options {
                 seed,
                 time,
@@ -213,6 +216,7 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
                 hang,
                 shrink_builds,
                 progress: Some(std::time::Duration::from_secs(10)),
+                lint: !no_lint,
             };
             let summary = concord_codegen::fuzz::schemas::run::run(&options, &mut |line| println!("{line}"))?;
             println!("most common refusals:");

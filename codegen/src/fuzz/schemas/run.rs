@@ -46,6 +46,9 @@ pub struct Options {
     pub shrink_builds: usize,
     /// Print progress every so often (and each finding as it is found).
     pub progress: Option<Duration>,
+    /// Also hold each batch's Python package to `ruff check`, `ruff format`
+    /// and `mypy --strict` (the repository's settings).
+    pub lint: bool,
 }
 
 /// What one kind of finding is.
@@ -59,7 +62,12 @@ pub enum Kind {
     /// Accepted alone, refused (or a panic) beside the rest of its batch.
     Batch,
     RustBuild,
+    /// The bindings built, with compiler warnings (in a crate that denies
+    /// warnings, they would not build).
+    RustWarnings,
     PythonImport,
+    /// The package imports, but `ruff` or `mypy --strict` refuse it.
+    PythonLint,
 }
 
 impl Kind {
@@ -70,7 +78,9 @@ impl Kind {
             Kind::Unlocated => "unlocated-refusal",
             Kind::Batch => "batch-refusal",
             Kind::RustBuild => "rust-build",
+            Kind::RustWarnings => "rust-warnings",
             Kind::PythonImport => "python-import",
+            Kind::PythonLint => "python-lint",
         }
     }
 }
@@ -389,7 +399,9 @@ pub enum Stage {
     /// Refused or a panic, together.
     Load,
     RustBuild,
+    RustWarnings,
     PythonImport,
+    PythonLint,
 }
 
 impl Stage {
@@ -397,25 +409,79 @@ impl Stage {
         match self {
             Stage::Load => Kind::Batch,
             Stage::RustBuild => Kind::RustBuild,
+            Stage::RustWarnings => Kind::RustWarnings,
             Stage::PythonImport => Kind::PythonImport,
+            Stage::PythonLint => Kind::PythonLint,
         }
     }
 }
+
+/// The repository's settings for ruff and mypy.
+const PYPROJECT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pyproject.toml");
 
 /// A stage that failed, and what it said.
 pub type Failure = (Stage, String);
 
 /// Generates the registry of `entries` in `dir` through the round-trip
-/// harness, builds its Rust bindings once and imports its Python package.
-pub fn build(entries: &[Entry], dir: &Path, harness_dir: &Path, python: &Path) -> Result<(), Failure> {
+/// harness, builds its Rust bindings once (warnings about them fail too)
+/// and imports its Python package; with `lint`, also runs `ruff check`,
+/// `ruff format --diff` and `mypy --strict` on the package.
+pub fn build(entries: &[Entry], dir: &Path, harness_dir: &Path, python: &Path, lint: bool) -> Result<(), Failure> {
     write_registry(dir, entries).map_err(|errors| (Stage::Load, errors.to_string()))?;
     let harness = match caught(|| Harness::prepare(Config::new().registry(dir), harness_dir)) {
         Ok(Ok(harness)) => harness,
         Ok(Err(errors)) => return Err((Stage::Load, errors.to_string())),
         Err(panic) => return Err((Stage::Load, format!("the generator panicked: {panic}"))),
     };
-    harness.build_rust().map_err(|errors| (Stage::RustBuild, errors.to_string()))?;
-    harness.import_python(python).map_err(|errors| (Stage::PythonImport, errors.to_string()))
+    let warnings = harness.build_rust_warnings().map_err(|errors| (Stage::RustBuild, errors.to_string()))?;
+    if !warnings.is_empty() {
+        return Err((Stage::RustWarnings, warnings.join("\n")));
+    }
+    harness.import_python(python).map_err(|errors| (Stage::PythonImport, errors.to_string()))?;
+    if lint {
+        lint_python(dir, python)?;
+    }
+    Ok(())
+}
+
+/// `ruff check`, `ruff format --diff` and `mypy --strict` (the repository's
+/// settings) on the registry's package, written afresh (as `fuzz_lint`)
+/// beside the registry.
+fn lint_python(registry: &Path, python: &Path) -> Result<(), Failure> {
+    let failed = |message: String| (Stage::PythonLint, message);
+    let files = caught(|| Config::new().registry(registry).generate()).map_err(failed)?.map_err(|errors| failed(errors.to_string()))?;
+    let scratch = registry.with_extension("lint");
+    let package = scratch.join("fuzz_lint");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let python_files: Vec<crate::GeneratedFile> = files
+        .into_iter()
+        .filter_map(|file| {
+            let path = file.path.strip_prefix(Path::new("python").join(crate::PYTHON_PACKAGE)).ok()?.to_path_buf();
+            Some(crate::GeneratedFile { path, contents: file.contents })
+        })
+        .collect();
+    crate::write_files(&package, &python_files).map_err(|errors| failed(errors.to_string()))?;
+    let package = package.to_string_lossy().into_owned();
+    let mut problems = String::new();
+    for args in [
+        &["-m", "ruff", "check", "--no-cache", "--config", PYPROJECT, &package][..],
+        &["-m", "ruff", "format", "--no-cache", "--diff", "--config", PYPROJECT, &package],
+        &["-m", "mypy", "--config-file", PYPROJECT, "--no-incremental", "--cache-dir", "/dev/null", &package],
+    ] {
+        let output = std::process::Command::new(python)
+            .args(args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .output()
+            .map_err(|e| failed(format!("cannot run {}: {e}", python.display())))?;
+        if !output.status.success() {
+            problems.push_str(&format!("$ {}\n{}{}\n", args[1..].join(" "), String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr)));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(failed(problems))
+    }
 }
 
 /// The runner's state.
@@ -543,7 +609,7 @@ impl Runner<'_> {
     fn batch(&mut self, entries: Vec<Entry>) -> Result<(), Errors> {
         let options = self.options;
         let dir = options.work_dir.join("batch");
-        let built = |entries: &[Entry]| build(entries, &dir, &options.harness_dir, &options.python);
+        let built = |entries: &[Entry]| build(entries, &dir, &options.harness_dir, &options.python, options.lint);
         let Err(failure) = built(&entries) else {
             self.summary.batches += 1;
             self.summary.built += entries.len() as u64;
@@ -568,7 +634,7 @@ impl Runner<'_> {
                         return false;
                     }
                     budget -= 1;
-                    matches!(build(std::slice::from_ref(candidate), &alone, &options.harness_dir, &options.python), Err((other, _)) if other == stage)
+                    matches!(build(std::slice::from_ref(candidate), &alone, &options.harness_dir, &options.python, options.lint), Err((other, _)) if other == stage)
                 };
                 // Only shapes that still generate are worth a build.
                 let case_dir = options.work_dir.join("case");
