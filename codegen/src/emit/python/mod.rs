@@ -106,7 +106,9 @@ fn module(model: &Model, index: usize) -> String {
         let (classes, mut aliases): (Vec<TypeId>, Vec<TypeId>) = component.iter().partition(|id| is_class(id));
         aliases.sort_by_key(|id| alias_rank[id.0]);
         blocks.extend(classes.iter().chain(&aliases).map(|id| definition(model, *id, &component)));
-        blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
+        if !classes.is_empty() {
+            blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
+        }
     }
     let mut names: Vec<String> = model.ids().filter(in_module).map(|id| class_name(model, id)).collect();
     names.sort_by(|a, b| isort_order(a, b));
