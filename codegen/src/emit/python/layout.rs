@@ -231,8 +231,10 @@ fn broken(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
         }
         Expr::Union(operands) => {
             let mut out = lay(&operands[0], indent, column, 0);
-            for operand in &operands[1..] {
-                out.push_str(&format!("\n{}| {}", pad(indent), lay(operand, indent, indent + 2, 0)));
+            for (position, operand) in operands.iter().enumerate().skip(1) {
+                // What follows the union (a comma, a bracket) follows its last operand.
+                let trail = if position == operands.len() - 1 { trail } else { 0 };
+                out.push_str(&format!("\n{}| {}", pad(indent), lay(operand, indent, indent + 2, trail)));
             }
             out
         }
