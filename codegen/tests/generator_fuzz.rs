@@ -38,6 +38,9 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("root-newtype-without-checks", None),
     ("tuple-items-recursive-merge", None),
     ("tuple-items-ref-declared-then-dropped", None),
+    ("union-containing-itself-through-an-object", None),
+    ("union-containing-itself-through-arrays", Some("at /$defs/Tree: `Tree` contains itself through arrays or maps with no object in between")),
+    ("union-last-branch-before-a-comma", None),
     ("wide-by-bytes-narrow-by-columns", None),
 ];
 
@@ -149,4 +152,6 @@ fn a_seed_gives_the_same_case() {
     assert_eq!([rng.next_u64(), rng.next_u64()], [0xe220_a839_7b1d_cdaf, 0x6e78_9e6a_a1b9_65f4]);
     assert_eq!(case(42), case(42));
     assert_ne!(case(42), case(43));
+    let drawn: Vec<u8> = (0..20).flat_map(|seed| case(seed).documents).flat_map(|document| document.bytes()).collect();
+    assert_eq!(concord_codegen::registry::digest(&drawn), "sha256:541f90964a21e35f34fd6ed854d91b4662febaf37e7129efeb002b63e251afee");
 }

@@ -615,8 +615,11 @@ impl Runner<'_> {
             self.summary.built += entries.len() as u64;
             return Ok(());
         };
+        // Bisecting needs no stage after the one that failed (mypy is the slowest).
+        let through_lint = failure.0 == Stage::PythonLint;
+        let built_until = |entries: &[Entry]| build(entries, &dir, &options.harness_dir, &options.python, options.lint && through_lint);
         let mut faults = Vec::new();
-        bisect(&entries, failure, &built, &mut faults);
+        bisect(&entries, failure, &built_until, &mut faults);
         let faulty: usize = faults.iter().map(|(set, _, _)| set.len()).sum();
         // The rest of the batch built, or would have: counted as built once rebuilt.
         let rest: Vec<Entry> = entries.iter().filter(|entry| !faults.iter().any(|(set, _, _)| set.contains(entry))).cloned().collect();
@@ -629,22 +632,21 @@ impl Runner<'_> {
                 let entry = set.into_iter().next().expect("one entry");
                 let mut budget = options.shrink_builds;
                 let alone = options.work_dir.join("shrink");
-                let mut still = |candidate: &Entry| {
-                    if budget == 0 {
-                        return false;
-                    }
-                    budget -= 1;
-                    matches!(build(std::slice::from_ref(candidate), &alone, &options.harness_dir, &options.python, options.lint), Err((other, _)) if other == stage)
-                };
-                // Only shapes that still generate are worth a build.
+                let lint = options.lint && stage == Stage::PythonLint;
+                // Only shapes that still generate are worth a build; none once the builds are spent.
                 let case_dir = options.work_dir.join("case");
                 let watchdog = &mut self.watchdog;
                 let hang = options.hang;
                 vec![shrink_entry(entry, &mut |candidate| {
-                    if write_registry(&case_dir, std::slice::from_ref(candidate)).is_err() {
-                        return false;
+                    if budget == 0 || write_registry(&case_dir, std::slice::from_ref(candidate)).is_err() {
+                        return None;
                     }
-                    matches!(watchdog.generate(&case_dir, hang), Some(Generation::Accepted)) && still(candidate)
+                    if !matches!(watchdog.generate(&case_dir, hang), Some(Generation::Accepted)) {
+                        return Some(false);
+                    }
+                    budget -= 1;
+                    let built = build(std::slice::from_ref(candidate), &alone, &options.harness_dir, &options.python, lint);
+                    Some(matches!(built, Err((other, _)) if other == stage))
                 })]
             } else {
                 set
@@ -662,9 +664,9 @@ impl Runner<'_> {
         shrink_entry(entry, &mut |candidate| {
             attempts += 1;
             if attempts > 2000 || write_registry(case_dir, std::slice::from_ref(candidate)).is_err() {
-                return false;
+                return None;
             }
-            watchdog.generate(case_dir, hang).is_some_and(|generation| still(&generation))
+            Some(watchdog.generate(case_dir, hang).is_some_and(|generation| still(&generation)))
         })
     }
 
@@ -711,35 +713,39 @@ fn bisect(entries: &[Entry], failure: Failure, built: &dyn Fn(&[Entry]) -> Resul
 }
 
 /// A greedy shrink: drops other documents, then keywords, array items and
-/// subschemas, while `still` holds; keeps every edit that does.
-pub fn shrink_entry(entry: Entry, still: &mut dyn FnMut(&Entry) -> bool) -> Entry {
+/// subschemas, while `still` says the failure stays; keeps every edit that
+/// does. `still` gives `None` when the shrinking must end (its budget spent).
+pub fn shrink_entry(entry: Entry, still: &mut dyn FnMut(&Entry) -> Option<bool>) -> Entry {
     let mut best = entry;
     // Whole documents other than the main one.
     let mut position = 1;
     while position < best.files.len() {
         let mut candidate = best.clone();
         candidate.files.remove(position);
-        if still(&candidate) {
-            best = candidate;
-        } else {
-            position += 1;
+        match still(&candidate) {
+            None => return best,
+            Some(true) => best = candidate,
+            Some(false) => position += 1,
         }
     }
     for document in 0..best.files.len() {
         let Ok(mut value) = serde_json::from_slice::<Value>(&best.files[document].bytes) else { continue };
         // Re-serialized, the document must still fail (a finding about exact bytes keeps them).
-        if !still(&with_document(&best, document, &value)) {
-            continue;
+        match still(&with_document(&best, document, &value)) {
+            None => return best,
+            Some(false) => continue,
+            Some(true) => {}
         }
         let mut edit = 0;
-        loop {
-            let Some(candidate) = nth_edit(&value, edit) else { break };
+        while let Some(candidate) = nth_edit(&value, edit) {
             let entry = with_document(&best, document, &candidate);
-            if still(&entry) {
-                value = candidate;
-                best = entry;
-            } else {
-                edit += 1;
+            match still(&entry) {
+                None => return best,
+                Some(true) => {
+                    value = candidate;
+                    best = entry;
+                }
+                Some(false) => edit += 1,
             }
         }
     }
