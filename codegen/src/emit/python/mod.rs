@@ -409,6 +409,9 @@ fn python_type(model: &Model, shape: &Shape) -> String {
             format!("typing.Annotated[tuple[{}], pydantic.Strict(False)]", items.iter().map(|item| python_type(model, item)).collect::<Vec<_>>().join(", "))
         }
         Shape::Map(value) => format!("dict[str, {}]", python_type(model, value)),
+        // A shape that holds null already (an alias of `None`, a union with a
+        // null branch) takes no `| None`: `None | None` is a TypeError.
+        Shape::Nullable(inner) if holds_none(model, inner) => python_type(model, inner),
         Shape::Nullable(inner) => format!("{} | None", python_type(model, inner)),
         // Another entry's type: by its module, which the module imports.
         Shape::Named(id) if model.get(*id).module != CURRENT_MODULE.get() => {
