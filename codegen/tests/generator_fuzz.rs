@@ -27,6 +27,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("engine-keyword-wrong-type-untyped", Some("at /minLength: the assertion engine cannot check this schema")),
     ("engine-missing-ref-target-under-not", Some("at /properties/x/not/properties/y/$ref: the assertion engine cannot check this schema")),
     ("engine-subschema-not-a-schema", Some("at /properties/kind/not/properties/u/not/anyOf: `anyOf` must be an array of schemas")),
+    ("engine-two-refs-that-are-no-uris", Some("second.schema.json at /properties/a/properties/match/$ref: the assertion engine cannot check this schema")),
     ("identifiers-longer-than-a-line", None),
     ("nullable-of-a-null-alias", None),
     ("open-enum-of-values-not-strings", Some("at /x-open-enum: `x-open-enum` opens a string `enum`, and this schema's values are not all strings")),

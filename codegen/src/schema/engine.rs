@@ -127,7 +127,7 @@ fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value
     let mut failing = records.iter().find_map(|record| Some((record.to_string(), build(documents, record)?)))?;
     // Documents that cannot be registered fail wherever one starts: the
     // place is a `$ref` that names none of them, or the identifier whose
-    // removal lets them be registered.
+    // removal lets them be registered (or changes why not).
     if failing.1.starts_with(REGISTRATION) {
         let reached = self::documents(model, module);
         if let Some((other, pointer, target, resolved)) = unresolved_reference(model, &reached) {
@@ -143,7 +143,8 @@ fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value
                 let without = removed(&text, &pointer);
                 let mut edited = documents.to_vec();
                 edited[position].1 = &without;
-                if build(&edited, &failing.0).is_none_or(|why| !why.starts_with(REGISTRATION)) {
+                // Its removal lets them register, or changes why not (another identifier is wrong too).
+                if build(&edited, &failing.0).as_ref() != Some(&failing.1) {
                     return Some((model.modules[*other].file.clone(), pointer, failing.1));
                 }
             }
