@@ -120,7 +120,8 @@ pub fn prepare(model: &mut Model, errors: &mut Errors) {
 /// subschema it cannot build either, until every child builds: the problem
 /// is that subschema's own, and the keyword whose removal lets it build
 /// names it. When nothing builds at all (the documents cannot even be
-/// registered), a `$ref` in the documents that names none of them.
+/// registered), a `$ref` in the documents that names none of them, or the
+/// identifier (`$id`, `$ref`, an anchor) whose removal changes the complaint.
 fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value, records: &[&str]) -> Option<(PathBuf, String, String)> {
     let build = |documents: &[(&str, &str)], pointer: &str| concord_runtime::assertion::build_many(documents, 0, &[pointer]).err();
     let file = model.modules[module].file.clone();
