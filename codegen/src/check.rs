@@ -37,7 +37,20 @@ pub fn check(model: &Model) -> Result<(), Errors> {
                 let variants = values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
-            TypeKind::Union(_) => {}
+            TypeKind::Union(_) => {
+                if self_containing[id.0] {
+                    errors.push(
+                        &def.origin.file,
+                        &def.origin.pointer,
+                        format!(
+                            "`{}` contains itself through arrays or maps with no object in between: Python holds this union as a \
+                             type alias, and pydantic cannot build an alias that names itself; let the recursion go through an \
+                             object (a property)",
+                            def.name
+                        ),
+                    );
+                }
+            }
             TypeKind::OpenEnum(open) => {
                 // The catch-all's word is chosen apart from the values' words.
                 let at = def.origin.pointer.as_str();
@@ -210,15 +223,26 @@ fn layers(shape: &Shape, named: &impl Fn(TypeId) -> usize) -> usize {
 
 /// For each type, whether it is an alias that reaches itself again through
 /// aliases, arrays, maps and nullables only: the aliases on a cycle of the
-/// alias-to-alias graph. Linear in the number of types.
+/// alias-to-alias graph. Unions other than roots count as aliases (Python
+/// holds them as type aliases), each branch an edge. Linear in the number
+/// of types.
 fn self_containing_aliases(model: &Model) -> Vec<bool> {
-    let aliased = |id: TypeId| -> Option<TypeId> {
-        let TypeKind::Alias(shape) = &model.get(id).kind else { return None };
-        shape.named().filter(|target| matches!(model.get(*target).kind, TypeKind::Alias(_)))
+    let alias_like = |id: &TypeId| match model.get(*id).kind {
+        TypeKind::Alias(_) => true,
+        TypeKind::Union(_) => !model.get(*id).is_root,
+        _ => false,
+    };
+    let aliased = |id: TypeId| -> Vec<TypeId> {
+        let shapes: Vec<&model::Shape> = match &model.get(id).kind {
+            TypeKind::Alias(shape) => vec![shape],
+            TypeKind::Union(union) if !model.get(id).is_root => union.branches.iter().map(|branch| &branch.shape).collect(),
+            _ => vec![],
+        };
+        shapes.into_iter().filter_map(model::Shape::named).filter(alias_like).collect()
     };
     let mut on_cycle = vec![false; model.types.len()];
-    for component in model::components(model.types.len(), model.ids(), |id| aliased(id).into_iter().collect()) {
-        if component.len() > 1 || aliased(component[0]) == Some(component[0]) {
+    for component in model::components(model.types.len(), model.ids(), aliased) {
+        if component.len() > 1 || aliased(component[0]).contains(&component[0]) {
             for id in component {
                 on_cycle[id.0] = true;
             }

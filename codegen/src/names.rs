@@ -127,6 +127,11 @@ impl<K: Eq + Hash> Numbering<K> {
             }
         }
     }
+
+    /// Frees a name given out, for a type whose reading was undone.
+    pub fn release(&mut self, key: &K) {
+        self.taken.remove(key);
+    }
 }
 
 #[cfg(test)]

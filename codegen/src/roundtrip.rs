@@ -256,6 +256,12 @@ impl Harness {
 
     /// Builds the Rust harness (the bindings and a main that answers fixtures).
     pub fn build_rust(&self) -> Result<(), Errors> {
+        self.build_rust_warnings().map(drop)
+    }
+
+    /// Builds the Rust harness, and returns the compiler's warnings about the
+    /// bindings (`src/bindings.rs`), one block of text each.
+    pub fn build_rust_warnings(&self) -> Result<Vec<String>, Errors> {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let build = Command::new(cargo)
             .args(["build", "--quiet"])
@@ -266,11 +272,23 @@ impl Harness {
             .arg(&self.target_dir)
             .output()
             .map_err(|e| Errors::one(&self.rust_dir, "", format!("cannot run cargo: {e}")))?;
+        let stderr = String::from_utf8_lossy(&build.stderr);
         if !build.status.success() {
-            let message = format!("the Rust bindings did not build:\n{}", String::from_utf8_lossy(&build.stderr));
+            let message = format!("the Rust bindings did not build:\n{stderr}");
             return Err(Errors::one(&self.rust_dir, "", message));
         }
-        Ok(())
+        // rustc's diagnostics start at column 0; their notes and snippets are indented.
+        let mut blocks: Vec<String> = Vec::new();
+        for line in stderr.lines() {
+            match blocks.last_mut() {
+                Some(block) if !line.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                    block.push('\n');
+                    block.push_str(line);
+                }
+                _ => blocks.push(line.to_owned()),
+            }
+        }
+        Ok(blocks.into_iter().filter(|block| block.starts_with("warning") && block.contains("src/bindings.rs")).collect())
     }
 
     /// Imports the generated Python package, and nothing else.

@@ -61,7 +61,7 @@ impl Reader {
         }
         // Named types inside would need boxing and ordering rules of their own.
         if self.model.types.len() != before || shapes.iter().any(|shape| !scalar(shape)) {
-            self.model.types.truncate(before);
+            self.forget_types_from(doc, before);
             return None;
         }
         schema.take("items");

@@ -159,11 +159,11 @@ impl Reader {
         }
         parts.push(own);
         match merge(parts) {
-            Merged::Exact(merged) => self.read(doc, &Value::Object(merged), schema.pointer, hint, false),
+            Merged::Exact(merged) => self.read_merged(doc, merged, schema.pointer, hint),
             // The engine checks what the merged type leaves out.
             Merged::Looser(merged) => {
                 doc.engine = true;
-                self.read(doc, &Value::Object(merged), schema.pointer, hint, false)
+                self.read_merged(doc, merged, schema.pointer, hint)
             }
             Merged::Any => {
                 doc.engine = true;
@@ -172,9 +172,43 @@ impl Reader {
         }
     }
 
+    /// Reads a merged schema. One that holds, at any depth, an `allOf` that
+    /// merges to the very same schema again (`"properties": {"next":
+    /// {"allOf": [{"$ref": "#"}]}}`) is a recursive type: it is named once,
+    /// where it is first read, and the inner one is that type, as a `$ref`
+    /// would make it. (Read again instead, it would nest without end, and
+    /// two such properties would double the work at every level.)
+    fn read_merged(&mut self, doc: &mut Document, merged: Map<String, Value>, pointer: &str, hint: &str) -> Option<Read> {
+        let text = serde_json::to_string(&merged).unwrap_or_default();
+        if let Some(outer) = self.merging.iter().rposition(|m| m.module == doc.module && m.text == text) {
+            let id = match self.merging[outer].named {
+                Some(id) => id,
+                None => {
+                    let (hint, pointer) = (self.merging[outer].hint.clone(), self.merging[outer].pointer.clone());
+                    let id = self.declare(&hint, doc, &pointer, false);
+                    self.merging[outer].named = Some(id);
+                    id
+                }
+            };
+            return Some(Read::Shape(Shape::Named(id)));
+        }
+        self.merging.push(super::Merging { module: doc.module, text, pointer: pointer.to_owned(), hint: hint.to_owned(), named: None });
+        let merged = Value::Object(merged);
+        let read = self.read(doc, &merged, pointer, hint, false);
+        let named = self.merging.pop().and_then(|merging| merging.named);
+        let Some(id) = named else { return read };
+        let name = self.model.types[id.0].name.clone();
+        self.model.types[id.0].doc = super::doc_text(&merged);
+        self.model.types[id.0].kind = self.kind(doc, read, &name, pointer);
+        Some(Read::Shape(Shape::Named(id)))
+    }
+
     /// A part's keywords, its own `allOf` parts and `$ref` target flattened in.
     /// `Some(false)` when a part cannot be merged (`false`, or a reference
     /// this document does not hold): then the engine checks the whole.
+    /// `merged` holds the `$ref` targets flattened in already: merging one
+    /// again changes nothing, and would double the work at every level of a
+    /// nest of `allOf`s that name the same targets.
     fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>, merged: &mut HashSet<String>) -> Option<bool> {
         if depth > MERGE_DEPTH {
             self.errors.push(doc.file, at, "`allOf` and `$ref` nest deeper than 32 parts (a cycle?): there is no finite type to merge");
@@ -198,25 +232,41 @@ impl Reader {
             }
         }
         if let Some(target) = part.remove("$ref") {
-            let target = target.as_str().and_then(|t| t.strip_prefix('#'));
-            let pointer = match target {
-                Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => Some(fragment.replace("%25", "%")),
-                Some(anchor) => doc.anchors.get(anchor).cloned(),
-                None => None,
+            // Where the `$ref` stands: in the part itself, or (reached through
+            // another `$ref`) somewhere the outermost part leads to.
+            let here = if depth == 0 { pointer_push(at, "$ref") } else { at.to_owned() };
+            let Some(target) = target.as_str() else {
+                self.errors.push(doc.file, here, "`$ref` must be a string");
+                return None;
             };
-            match pointer.as_deref().and_then(|pointer| doc.root.pointer(pointer).map(|resolved| (pointer, resolved))) {
-                // Merged once already (a cycle never finishes, so it still reaches the depth limit).
-                Some((pointer, _)) if merged.contains(pointer) => {}
-                Some((pointer, resolved)) => {
-                    let resolved = resolved.clone();
-                    if !self.flatten(doc, &resolved, at, depth + 1, parts, merged)? {
-                        return Some(false);
+            let pointer = match target.strip_prefix('#') {
+                Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => match super::reference::percent_decode(fragment) {
+                    Some(pointer) => pointer,
+                    None => {
+                        self.errors.push(doc.file, here, format!("`$ref` {target:?} is not a valid URI fragment"));
+                        return None;
                     }
-                    merged.insert(pointer.to_owned());
-                }
+                },
+                Some(anchor) => match doc.anchors.get(anchor) {
+                    Some(pointer) => pointer.clone(),
+                    None => {
+                        self.errors.push(doc.file, here, format!("`$ref` {target:?} names no `$anchor` of this document"));
+                        return None;
+                    }
+                },
                 // Not a location of this document (a reference by a base URI):
                 // nothing to merge here; the engine checks the whole.
                 None => return Some(false),
+            };
+            if !merged.contains(&pointer) {
+                let Some(resolved) = doc.root.pointer(&pointer).cloned() else {
+                    self.errors.push(doc.file, here, format!("`$ref` target {target:?} does not exist in this document"));
+                    return None;
+                };
+                if !self.flatten(doc, &resolved, at, depth + 1, parts, merged)? {
+                    return Some(false);
+                }
+                merged.insert(pointer);
             }
         }
         for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
@@ -225,7 +275,6 @@ impl Reader {
         parts.push(part);
         Some(true)
     }
-
 }
 
 /// What merging `allOf` parts gave.

@@ -88,7 +88,9 @@ impl Reader {
     pub(super) fn misplaced_extensions(&mut self, file: &Path, schema: &Keywords, base: Option<&str>) -> Option<()> {
         let mut misplaced = false;
         if schema.take(OPEN_ENUM).is_some() {
-            self.errors.push(file, schema.at(OPEN_ENUM), format!("`{OPEN_ENUM}` opens a string `enum`, and this schema has no `enum`"));
+            // An `enum` read here held values other than strings (a string enum is read before).
+            let why = if schema.has("enum") || schema.has("const") { "this schema's values are not all strings" } else { "this schema has no `enum`" };
+            self.errors.push(file, schema.at(OPEN_ENUM), format!("`{OPEN_ENUM}` opens a string `enum`, and {why}"));
             misplaced = true;
         }
         if base != Some("string") && schema.take(TYPED_ID).is_some() {

@@ -52,7 +52,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
     let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
     let resources = scans.iter().enumerate().flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module))).map(|(id, module)| (resolve_uri(&bases[module], id), module)).collect();
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0, too_many_types: false };
+    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0, too_many_types: false, merging: Vec::new() };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
     for (module, schema) in registry.schemas.iter().enumerate() {
@@ -115,6 +115,19 @@ struct Reader {
     depth: usize,
     /// Whether [`MAX_TYPES`] was passed: then nothing more is read.
     too_many_types: bool,
+    /// The merged `allOf` schemas being read, one inside the other (see
+    /// `compose::read_merged`).
+    merging: Vec<Merging>,
+}
+
+/// A merged schema being read: its module and text, where and under which
+/// name it is read, and its named type once it turned out to contain itself.
+struct Merging {
+    module: usize,
+    text: String,
+    pointer: String,
+    hint: String,
+    named: Option<TypeId>,
 }
 
 /// The most entries one keyword of a schema read into types may hold
@@ -187,6 +200,10 @@ impl<'a> Keywords<'a> {
         self.object.contains_key(keyword)
     }
 
+    fn is_taken(&self, keyword: &str) -> bool {
+        self.taken.borrow().contains(keyword)
+    }
+
     /// Where a keyword of this schema stands.
     fn at(&self, keyword: &str) -> String {
         pointer_push(self.pointer, keyword)
@@ -230,8 +247,12 @@ impl Reader {
             }
             None => return self.errors.push(file, "", format!("missing \"$schema\": declare \"{DRAFT_2020_12}\"")),
         }
-        if root.get("$id").is_some_and(|id| !id.is_string()) {
-            self.errors.push(file, "/$id", "`$id` must be a string");
+        match root.get("$id") {
+            None | Some(Value::String(_)) => {}
+            Some(_) => self.errors.push(file, "/$id", "`$id` must be a string"),
+        }
+        if let Some(why) = root.get("$id").and_then(Value::as_str).and_then(id_problem) {
+            self.errors.push(file, "/$id", format!("`$id` {why}: it is the document's URI, by which `$ref`s and the assertion engine know it"));
         }
         let mut doc = Document { file, digest: &schema.digest, module, root: document, targets: HashMap::new(), anchors: scan.anchors.clone(), ids: scan.ids.clone(), pending: Vec::new(), engine: false };
         // A document in an older dialect (a standard's schema a 2020-12 entry
@@ -315,7 +336,13 @@ impl Reader {
         let name = self.model.types[id.0].name.clone();
         let is_root = pointer.is_empty();
         self.model.types[id.0].doc = doc_text(schema);
-        let kind = match self.read(doc, schema, pointer, &name, is_root) {
+        let read = self.read(doc, schema, pointer, &name, is_root);
+        self.model.types[id.0].kind = self.kind(doc, read, &name, pointer);
+    }
+
+    /// What a schema read as the named type `name` (at `pointer`) is.
+    fn kind(&mut self, doc: &Document, read: Option<Read>, name: &str, pointer: &str) -> TypeKind {
+        match read {
             Some(Read::Struct(body)) => TypeKind::Struct(body),
             Some(Read::Enum(values)) => TypeKind::Enum(values),
             Some(Read::Union(union)) => TypeKind::Union(union),
@@ -338,8 +365,7 @@ impl Reader {
                 }
             },
             None => TypeKind::Alias(Shape::Any),
-        };
-        self.model.types[id.0].kind = kind;
+        }
     }
 
     fn declare(&mut self, name: &str, doc: &Document, pointer: &str, is_root: bool) -> TypeId {
@@ -366,6 +392,23 @@ impl Reader {
             kind: TypeKind::Alias(Shape::Any),
         });
         TypeId(self.model.types.len() - 1)
+    }
+
+    /// Undoes the types declared from `first` on, by a read whose result is
+    /// dropped (a tuple that turned out not to be one): their names, and
+    /// every place that holds their ids (the locations `$ref`s named, the
+    /// recursive merges), so that no later type takes an id meant for another.
+    fn forget_types_from(&mut self, doc: &mut Document, first: usize) {
+        for def in self.model.types.drain(first..) {
+            self.names[def.module].release(&crate::emit::type_name(&def.name));
+        }
+        doc.targets.retain(|_, id| id.0 < first);
+        doc.pending.retain(|(id, _)| id.0 < first);
+        for merging in &mut self.merging {
+            if merging.named.is_some_and(|id| id.0 >= first) {
+                merging.named = None;
+            }
+        }
     }
 
     /// Reads a schema used in place (a property, items, map values): structs
@@ -594,15 +637,36 @@ fn reading_order(model: &Model) -> Vec<usize> {
 }
 
 /// A document's base URI: the `uri` the index gives it, else its `$id`
-/// (without an empty fragment), else its path in the registry below
-/// [`concord_runtime::assertion::BASE`]. (The engine knows it by its `$id`
-/// too.)
+/// (resolved against its path in the registry, without a fragment), else
+/// its path in the registry below [`concord_runtime::assertion::BASE`].
+/// (The engine knows it by its `$id` too.)
 fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
     let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
+    let path = format!("{}{}", concord_runtime::assertion::BASE, schema.path);
     match (&schema.uri, id) {
         (Some(uri), _) => uri.clone(),
-        (None, Some(id)) => id.trim_end_matches('#').to_owned(),
-        (None, None) => format!("{}{}", concord_runtime::assertion::BASE, schema.path),
+        // A relative `$id` (or a fragment only) resolves against where the document is.
+        (None, Some(id)) => resolve_uri(&path, &id),
+        (None, None) => path,
+    }
+}
+
+/// What is wrong with a document's `$id`, if anything: it must be a URI
+/// reference (RFC 3986: ASCII, no spaces, `%` only before two hex digits)
+/// without a fragment (Draft 2020-12 allows an empty one).
+fn id_problem(id: &str) -> Option<String> {
+    let bytes = id.as_bytes();
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&b);
+    for (at, &byte) in bytes.iter().enumerate() {
+        let escape = byte == b'%' && bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
+        if !allowed(byte) && !escape {
+            return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {:?} in one)", id[at..].chars().next().unwrap_or_default()));
+        }
+    }
+    match id.split_once('#') {
+        Some((_, fragment)) if !fragment.is_empty() => Some(format!("{id:?} has a fragment, which Draft 2020-12 does not allow in `$id` (use `$anchor`)")),
+        _ if id.matches('#').count() > 1 => Some(format!("{id:?} is not a URI reference (more than one `#`)")),
+        _ => None,
     }
 }
 

@@ -133,7 +133,7 @@ impl Reader {
 
 /// A URI fragment's percent-escapes decoded (`%25` is `%`); `None` when it
 /// is not valid UTF-8 or an escape is malformed.
-fn percent_decode(fragment: &str) -> Option<String> {
+pub(super) fn percent_decode(fragment: &str) -> Option<String> {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;

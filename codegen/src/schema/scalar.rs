@@ -43,7 +43,8 @@ impl Reader {
             if base.is_some_and(|base| types.contains(&base)) {
                 continue;
             }
-            for keyword in family.iter().copied().filter(|k| schema.has(k)) {
+            // A keyword read already (the engine's keywords are, before this) is not read twice.
+            for keyword in family.iter().copied().filter(|k| schema.has(k) && !schema.is_taken(k)) {
                 let value = schema.take(keyword);
                 if base.is_none() {
                     engine = true;

@@ -34,9 +34,14 @@ pub fn field(word: &str) -> String {
     }
 }
 
-/// Whether a class or alias may not take this name (`None`).
+/// The names a record class's body binds itself (`concord_runtime`'s
+/// record constants): inside the body, a field annotated with a type of
+/// that name would name the attribute instead.
+const CLASS_ATTRIBUTES: &[&str] = &["NAME", "SCHEMA_DIGEST", "ASSERTION"];
+
+/// Whether a class or alias may not take this name (`None`, `NAME`).
 pub fn reserves_type(word: &str) -> bool {
-    KEYWORDS.contains(&word)
+    KEYWORDS.contains(&word) || CLASS_ATTRIBUTES.contains(&word)
 }
 
 /// A class or alias: the name both languages give it (`crate::emit::type_name`).

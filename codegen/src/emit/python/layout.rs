@@ -158,6 +158,46 @@ fn fits(width: usize) -> bool {
     width <= LINE_WIDTH
 }
 
+/// How many columns `text` takes, as ruff measures a line (the
+/// `unicode-width` crate's widths): East Asian wide and fullwidth
+/// characters and emoji take two, combining marks and zero-width format
+/// characters none, everything else one. (Generated code escapes control
+/// characters and line separators, so none reaches here.)
+pub fn width(text: &str) -> usize {
+    text.chars().map(char_width).sum()
+}
+
+fn char_width(c: char) -> usize {
+    match c as u32 {
+        0x0300..=0x036F | 0x0483..=0x0489 | 0x0591..=0x05BD | 0x0610..=0x061A | 0x064B..=0x065F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0x20D0..=0x20FF | 0xFE00..=0xFE0F | 0xFE20..=0xFE2F
+        | 0xFEFF => 0,
+        0x1100..=0x115F | 0x231A..=0x231B | 0x2329..=0x232A | 0x23E9..=0x23EC | 0x23F0 | 0x23F3 | 0x25FD..=0x25FE | 0x2614..=0x2615
+        | 0x2648..=0x2653 | 0x267F | 0x2693 | 0x26A1 | 0x26AA..=0x26AB | 0x26BD..=0x26BE | 0x26C4..=0x26C5 | 0x26CE | 0x26D4 | 0x26EA
+        | 0x26F2..=0x26F3 | 0x26F5 | 0x26FA | 0x26FD | 0x2705 | 0x270A..=0x270B | 0x2728 | 0x274C | 0x274E | 0x2753..=0x2755 | 0x2757
+        | 0x2795..=0x2797 | 0x27B0 | 0x27BF | 0x2B1B..=0x2B1C | 0x2B50 | 0x2B55 | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF | 0xA000..=0xA4CF | 0xA960..=0xA97F | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE10..=0xFE19 | 0xFE30..=0xFE6F
+        | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F004 | 0x1F0CF | 0x1F18E | 0x1F191..=0x1F19A | 0x1F200..=0x1F251 | 0x1F300..=0x1F64F
+        | 0x1F680..=0x1F6FF | 0x1F7E0..=0x1F7EB | 0x1F90C..=0x1F9FF | 0x1FA70..=0x1FAFF | 0x20000..=0x2FFFD | 0x30000..=0x3FFFD => 2,
+        _ => 1,
+    }
+}
+
+/// Whether `ruff check` reports a line as too long (E501): wider than
+/// [`LINE_WIDTH`], and not one of the lines it excuses: a single word (no
+/// whitespace inside), or one whose last word holds a URL (`://`) that
+/// starts within the limit.
+pub fn overlong(line: &str) -> bool {
+    let total = width(line);
+    if total <= LINE_WIDTH {
+        return false;
+    }
+    let mut words = line.split_whitespace();
+    let (Some(_), Some(second)) = (words.next(), words.next()) else { return false };
+    let last = words.last().unwrap_or(second);
+    !(last.contains("://") && total - width(last) <= LINE_WIDTH)
+}
+
 fn pad(indent: usize) -> String {
     " ".repeat(indent)
 }
@@ -166,7 +206,7 @@ fn pad(indent: usize) -> String {
 /// more characters after it on its last line.
 fn lay(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
     let flat = expr.flat();
-    if column + flat.len() + trail <= LINE_WIDTH {
+    if column + width(&flat) + trail <= LINE_WIDTH {
         return flat;
     }
     broken(expr, indent, column, trail)
@@ -176,12 +216,12 @@ fn lay(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
 fn broken(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
     match expr {
         Expr::Text(text) => text.clone(),
-        Expr::Keyword(name, value) => format!("{name}={}", lay(value, indent, column + name.len() + 1, trail)),
+        Expr::Keyword(name, value) => format!("{name}={}", lay(value, indent, column + width(name) + 1, trail)),
         Expr::Brackets { head, open, items, close } => {
             let inner = indent + 4;
             let body = if let [item] = &items[..] {
                 pad(inner) + &lay(item, inner, inner, 0)
-            } else if !head.is_empty() && inner + flat_items(items).len() <= LINE_WIDTH {
+            } else if !head.is_empty() && inner + width(&flat_items(items)) <= LINE_WIDTH {
                 pad(inner) + &flat_items(items)
             } else {
                 // A list display always takes one item per line.
@@ -191,8 +231,10 @@ fn broken(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
         }
         Expr::Union(operands) => {
             let mut out = lay(&operands[0], indent, column, 0);
-            for operand in &operands[1..] {
-                out.push_str(&format!("\n{}| {}", pad(indent), lay(operand, indent, indent + 2, 0)));
+            for (position, operand) in operands.iter().enumerate().skip(1) {
+                // What follows the union (a comma, a bracket) follows its last operand.
+                let trail = if position == operands.len() - 1 { trail } else { 0 };
+                out.push_str(&format!("\n{}| {}", pad(indent), lay(operand, indent, indent + 2, trail)));
             }
             out
         }
@@ -210,14 +252,15 @@ fn parenthesized(expr: &Expr, indent: usize) -> String {
 /// else `split_lead` (the lead broken) followed by the value.
 fn last_expression(lead: &str, indent: usize, value: &Expr, split_lead: Option<&dyn Fn() -> String>) -> String {
     let flat = value.flat();
-    if lead.len() + flat.len() <= LINE_WIDTH {
+    let lead_width = width(lead);
+    if lead_width + width(&flat) <= LINE_WIDTH {
         return format!("{lead}{flat}");
     }
     match value {
         // A list display is never parenthesized.
-        Expr::Brackets { head, .. } if head.is_empty() => return format!("{lead}{}", broken(value, indent, lead.len(), 0)),
-        Expr::Brackets { head, open, .. } if fits(lead.len() + head.len() + open.len_utf8()) => {
-            return format!("{lead}{}", broken(value, indent, lead.len(), 0));
+        Expr::Brackets { head, .. } if head.is_empty() => return format!("{lead}{}", broken(value, indent, lead_width, 0)),
+        Expr::Brackets { head, .. } if fits(lead_width + width(head) + 1) => {
+            return format!("{lead}{}", broken(value, indent, lead_width, 0));
         }
         Expr::Union(_) if split_lead.is_none() => return format!("{lead}{}", parenthesized(value, indent)),
         _ => {}
@@ -225,17 +268,20 @@ fn last_expression(lead: &str, indent: usize, value: &Expr, split_lead: Option<&
     // Parentheses the value does not need: where the line with `(` fits; and
     // for a value that cannot break, only where it then fits itself, unless
     // the lead could break instead (ruff's best fit).
-    let helps = value.is_trailer() || split_lead.is_some() || fits(indent + 4 + flat.len());
-    if fits(lead.len() + "(".len()) && helps {
+    // A call or subscript is parenthesized only where every line then fits
+    // (ruff's best fit in its all-lines mode): else it breaks at its own bracket.
+    let all_fit = |text: &str| text.lines().all(|line| fits(width(line)));
+    let helps = split_lead.is_some() || fits(indent + 4 + width(&flat)) || (value.is_trailer() && all_fit(&format!("{lead}{}", parenthesized(value, indent))));
+    if fits(lead_width + 1) && helps {
         return format!("{lead}{}", parenthesized(value, indent));
     }
     match split_lead {
         Some(split_lead) => {
             let lead = split_lead();
-            let column = lead.len() - lead.rfind('\n').map_or(0, |n| n + 1);
+            let column = width(&lead[lead.rfind('\n').map_or(0, |n| n + 1)..]);
             lead + &lay(value, indent, column, 0)
         }
-        None => format!("{lead}{}", lay(value, indent, lead.len(), 0)),
+        None => format!("{lead}{}", lay(value, indent, lead_width, 0)),
     }
 }
 
@@ -252,7 +298,7 @@ pub fn assignment(indent: usize, target: &str, annotation: Option<&str>, value: 
             let split = || {
                 let annotation = match &annotation {
                     Expr::Union(_) => parenthesized(&annotation, indent),
-                    _ => broken(&annotation, indent, head.len() + 2, 0),
+                    _ => broken(&annotation, indent, width(&head) + 2, 0),
                 };
                 format!("{head}: {annotation} = ")
             };
@@ -266,7 +312,7 @@ pub fn assignment(indent: usize, target: &str, annotation: Option<&str>, value: 
 /// `class name(base):` with one base class; ends with a newline.
 pub fn class_head(name: &str, base: &str) -> String {
     let one_line = format!("class {name}({base}):");
-    if one_line.len() <= LINE_WIDTH {
+    if width(&one_line) <= LINE_WIDTH {
         return one_line + "\n";
     }
     format!("class {name}(\n    {}\n):\n", lay(&parse(base), 4, 4, 0))
@@ -276,7 +322,7 @@ pub fn class_head(name: &str, base: &str) -> String {
 /// parentheses of its own when the line is too long; ends with a newline.
 pub fn import(line: &str) -> String {
     match line.rsplit_once(" import ") {
-        Some((from, name)) if line.len() > LINE_WIDTH => format!("{from} import (\n    {name},\n)\n"),
+        Some((from, name)) if width(line) > LINE_WIDTH => format!("{from} import (\n    {name},\n)\n"),
         _ => format!("{line}\n"),
     }
 }
@@ -341,4 +387,36 @@ pub fn uses_module(code: &str, name: &str) -> bool {
         at += 1;
     }
     false
+}
+
+/// Marks the lines no layout can bring within [`LINE_WIDTH`] (an identifier
+/// or a name longer than the line) with `# noqa: E501` where `ruff check`
+/// would report them ([`overlong`]); `ruff format` neither counts such
+/// pragmas nor moves them. Lines inside a docstring are left as they are
+/// (the docstring is wrapped to fit).
+pub fn excuse_long_lines(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut in_docstring = false;
+    for line in code.split_inclusive('\n') {
+        let text = line.trim_end_matches('\n');
+        let trimmed = text.trim_start();
+        // A docstring starts a line with `"""` and ends one with it (it escapes every `"` it holds).
+        let docstring = if in_docstring {
+            in_docstring = !text.ends_with("\"\"\"");
+            true
+        } else if let Some(rest) = trimmed.strip_prefix("\"\"\"") {
+            in_docstring = !rest.ends_with("\"\"\"");
+            true
+        } else {
+            false
+        };
+        if overlong(text) && !docstring && !text.contains("# noqa") {
+            out.push_str(text);
+            out.push_str("  # noqa: E501");
+            out.push_str(&line[text.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
 }

@@ -11,9 +11,9 @@ use std::fmt::Write as _;
 /// The package's files: (path inside the package folder, contents): a
 /// module per registry entry, and `__init__.py` re-exporting each root.
 pub fn package(model: &Model) -> Vec<(String, String)> {
-    let mut files = vec![("__init__.py".to_owned(), init(model))];
+    let mut files = vec![("__init__.py".to_owned(), layout::excuse_long_lines(&init(model)))];
     for index in 0..model.modules.len() {
-        files.push((format!("{}.py", ident::module(&model.modules[index].word)), module(model, index)));
+        files.push((format!("{}.py", ident::module(&model.modules[index].word)), layout::excuse_long_lines(&module(model, index))));
     }
     if (0..model.modules.len()).any(|module| model.asserts(module)) {
         files.push(("_schemas.py".to_owned(), schemas(model)));
@@ -31,7 +31,7 @@ fn schemas(model: &Model) -> String {
     // Long lines by nature, the pinned texts escaped: excused from the line limit.
     let line = |literal: String| {
         let line = format!("        {literal},");
-        if line.chars().count() > LINE_WIDTH {
+        if layout::overlong(&line) {
             line + "  # noqa: E501\n"
         } else {
             line + "\n"
@@ -106,7 +106,9 @@ fn module(model: &Model, index: usize) -> String {
         let (classes, mut aliases): (Vec<TypeId>, Vec<TypeId>) = component.iter().partition(|id| is_class(id));
         aliases.sort_by_key(|id| alias_rank[id.0]);
         blocks.extend(classes.iter().chain(&aliases).map(|id| definition(model, *id, &component)));
-        blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
+        if !classes.is_empty() {
+            blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
+        }
     }
     let mut names: Vec<String> = model.ids().filter(in_module).map(|id| class_name(model, id)).collect();
     names.sort_by(|a, b| isort_order(a, b));
@@ -343,7 +345,11 @@ fn field_lines(model: &Model, field: &Field, pending: &[String]) -> String {
         (true, _) => (ty, alias.map(|alias| vec![alias])),
         // Absent stays absent (unset, so not written); null is a value, and
         // the type holds it already (`Nothing | None` would be `None | None`).
-        (false, true) => (ty, Some(default_none(alias))),
+        (false, true) if holds_none(model, &field.shape) => (ty, Some(default_none(alias))),
+        // Null is a value, but of a registry root's class (`RootModel`), which
+        // `None` is not an instance of: `| None` lets the default be `None`
+        // (an explicit null is then `None`, written back as null all the same).
+        (false, true) => (format!("{ty} | None"), Some(default_none(alias))),
         // Absent stays absent; an explicit null is refused.
         (false, false) => (format!("concord_runtime.NotNull[{ty}]"), Some(default_none(alias))),
     };
@@ -356,6 +362,26 @@ fn field_lines(model: &Model, field: &Field, pending: &[String]) -> String {
     let mut out = assignment(4, &name, Some(&annotation), value.as_deref());
     out.push_str(&docstring(&field.doc, "    "));
     out
+}
+
+/// Whether `None` is a value of a shape's annotation, as mypy reads it: as
+/// [`Shape::admits_null`], except that a registry root is a class of its own
+/// (a `RootModel`), whatever it holds.
+fn holds_none(model: &Model, shape: &Shape) -> bool {
+    let mut shape = shape;
+    loop {
+        match shape {
+            Shape::Any | Shape::Null | Shape::Nullable(_) => return true,
+            Shape::Checked(inner, _) => shape = inner,
+            Shape::Named(id) if model.get(*id).is_root => return false,
+            Shape::Named(id) => match &model.get(*id).kind {
+                TypeKind::Alias(aliased) => shape = aliased,
+                TypeKind::Union(union) => return union.branches.iter().any(|branch| branch.key == "null"),
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
 }
 
 fn default_none(alias: Option<String>) -> Vec<String> {
@@ -387,6 +413,9 @@ fn python_type(model: &Model, shape: &Shape) -> String {
             format!("typing.Annotated[tuple[{}], pydantic.Strict(False)]", items.iter().map(|item| python_type(model, item)).collect::<Vec<_>>().join(", "))
         }
         Shape::Map(value) => format!("dict[str, {}]", python_type(model, value)),
+        // A shape that holds null already (an alias of `None`, a union with a
+        // null branch) takes no `| None`: `None | None` is a TypeError.
+        Shape::Nullable(inner) if holds_none(model, inner) => python_type(model, inner),
         Shape::Nullable(inner) => format!("{} | None", python_type(model, inner)),
         // Another entry's type: by its module, which the module imports.
         Shape::Named(id) if model.get(*id).module != CURRENT_MODULE.get() => {

@@ -333,8 +333,12 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
     let doc = docs(&def.doc);
     let ty = rust_type(model, shape, Some(id), boxed);
     let record = record(def, &name);
+    // `bind` only where the checks name it: an unused import warns in the crate that includes the bindings.
     let read = match check_fn(model, shape, &ty) {
-        Some(check) => quote! { ::concord_runtime::bind::read_checked(deserializer, #check).map(Self) },
+        Some(check) => quote! {
+            use ::concord_runtime::bind;
+            bind::read_checked(deserializer, #check).map(Self)
+        },
         None => quote! { <#ty as ::concord_runtime::serde::Deserialize>::deserialize(deserializer).map(Self) },
     };
     quote! {
@@ -346,7 +350,6 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                use ::concord_runtime::bind;
                 #read
             }
         }
@@ -570,6 +573,21 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             quote! { bind::optional(&mut __map, #json, &self.#ident)?; }
         }
     });
+    // An object with nothing to write: no `bind`, no `mut` (each would warn where the bindings are included).
+    let write = if body.fields.is_empty() && matches!(body.unknown_keys, UnknownKeys::Drop | UnknownKeys::Refuse) {
+        quote! {
+            let __map = serializer.serialize_map(None)?;
+            ::concord_runtime::serde::ser::SerializeMap::end(__map)
+        }
+    } else {
+        quote! {
+            use ::concord_runtime::bind;
+            let mut __map = serializer.serialize_map(None)?;
+            #(#writes)*
+            #extra_write
+            ::concord_runtime::serde::ser::SerializeMap::end(__map)
+        }
+    };
     let expecting = format!("an object ({})", def.name);
     let record = record(def, &name);
     quote! {
@@ -606,11 +624,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
 
         impl ::concord_runtime::serde::Serialize for #name {
             fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use ::concord_runtime::bind;
-                let mut __map = serializer.serialize_map(None)?;
-                #(#writes)*
-                #extra_write
-                ::concord_runtime::serde::ser::SerializeMap::end(__map)
+                #write
             }
         }
     }
@@ -698,8 +712,9 @@ impl Components {
 
 /// Statements that make a shape's assertions on `value` (an expression of
 /// type `&T`, `T` the shape's Rust type), returning a `bind::Failure`; `None`
-/// when the shape asserts nothing. Named object types and enums check
-/// themselves; aliases are transparent, so their assertions are made here.
+/// when the shape asserts nothing. Named object types, enums and roots
+/// (newtypes) check themselves; aliases are transparent, so their
+/// assertions are made here.
 fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Option<TokenStream> {
     // Through assertions and aliases in a loop, not by recursion: a chain of
     // 10,000 aliases must not overflow the stack.
@@ -711,7 +726,8 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
                 (shape, checked) = (inner, true);
             }
             Shape::Named(id) => match &model.get(*id).kind {
-                TypeKind::Alias(aliased) => shape = aliased,
+                // A registry root is a newtype, not an alias: it checks itself when read.
+                TypeKind::Alias(aliased) if !model.get(*id).is_root => shape = aliased,
                 _ => break,
             },
             _ => break,
