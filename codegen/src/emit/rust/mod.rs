@@ -77,10 +77,11 @@ pub fn roundtrip_main(model: &Model) -> String {
     let arms = model.ids().filter(|id| model.is_record(*id)).map(|id| {
         let def = model.get(id);
         let label = model.label(id);
-        let module = module_ident(model, def.module);
         let ty = type_ident(model, id);
+        // A root by the name it is re-exported under, as users name it.
+        let path = if def.is_root { quote! { bindings::#ty } } else { let module = module_ident(model, def.module); quote! { bindings::#module::#ty } };
         let root = def.is_root.then(|| def.name.clone()).into_iter();
-        quote! { #label #(| #root)* => roundtrip::<bindings::#module::#ty>(&bytes), }
+        quote! { #label #(| #root)* => roundtrip::<#path>(&bytes), }
     });
     format_file(quote! {
         #[allow(clippy::all, dead_code)]
