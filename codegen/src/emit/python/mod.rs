@@ -62,7 +62,8 @@ fn init(model: &Model) -> String {
         names.push(word);
     }
     // isort's order: `from . import x` before `from .x import Y`, then by module.
-    imports.sort_by_key(|line| (!line.starts_with("from . import"), line.clone()));
+    // Module names in natural order, as isort compares them (`v2` before `v10`).
+    imports.sort_by(|a, b| (!a.starts_with("from . import")).cmp(&!b.starts_with("from . import")).then_with(|| natural_order(a, b)));
     if !imports.is_empty() {
         out.push('\n');
         out.extend(imports.iter().map(|line| layout::import(line)));
@@ -149,7 +150,7 @@ fn module(model: &Model, index: usize) -> String {
         // default is bound before its annotation is read.
         .map(|module| format!("{word} as _{word}", word = ident::module(&model.modules[module].word)))
         .collect();
-    others.sort();
+    others.sort_by(|a, b| natural_order(a, b));
     others.dedup();
     // isort's rule: one `as` import a line.
     for other in &others {
