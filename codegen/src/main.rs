@@ -63,7 +63,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Stop after this long (`90s`, `30m`, `2h`), whatever the count.
-        #[arg(long, value_parser = parse_duration)]
+        #[arg(long, value_parser = concord_codegen::fuzz::schemas::run::parse_duration)]
         time: Option<std::time::Duration>,
         /// Only record types whose `Entry.Type` label contains this.
         #[arg(long)]
@@ -314,17 +314,4 @@ fn run_json(command: JsonCommand) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// `90s`, `30m`, `2h`, or plain seconds.
-fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
-    let number: u64 = number.parse().map_err(|_| format!("not a duration: {text:?} (e.g. 90s, 30m, 2h)"))?;
-    let seconds = match unit {
-        "" | "s" => number,
-        "m" => number * 60,
-        "h" => number * 3600,
-        _ => return Err(format!("not a duration: {text:?} (e.g. 90s, 30m, 2h)")),
-    };
-    Ok(std::time::Duration::from_secs(seconds))
 }
