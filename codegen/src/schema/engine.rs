@@ -162,14 +162,17 @@ fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value
         break;
     }
     // The keyword of that subschema whose removal lets it build, or changes
-    // why it does not (a subschema may have more than one problem).
+    // why it does not: removed one after another, so that of two keywords
+    // wrong alike, the second is found once the first is gone.
     let (pointer, why) = failing;
     if let Some(Value::Object(object)) = text.pointer(&pointer) {
+        let mut without = text.clone();
         for keyword in object.keys() {
             let place = pointer_push(&pointer, keyword);
-            let without = removed(text, &place);
+            without = serde_json::from_str(&removed(&without, &place)).unwrap_or(without);
+            let edited_text = without.to_string();
             let mut edited = documents.to_vec();
-            edited[0].1 = &without;
+            edited[0].1 = &edited_text;
             if build(&edited, &pointer).as_ref() != Some(&why) {
                 return Some((file, place, why));
             }
