@@ -31,9 +31,9 @@ pub mod cls_artifact {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for ClsArtifact {
         const EXPECTING: &'static str = "an object (ClsArtifact)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut format_version = None;
             let mut session = None;
@@ -70,18 +70,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for ClsArtifact {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for ClsArtifact {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "format_version", &self.format_version)?;
@@ -136,9 +136,9 @@ pub mod cls_artifact {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for Session {
         const EXPECTING: &'static str = "an object (Session)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut gpu_arch = None;
             let mut driver_version = None;
@@ -182,18 +182,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for Session {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for Session {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "gpu_arch", &self.gpu_arch)?;
@@ -244,9 +244,9 @@ pub mod cls_artifact {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for CompileConfig {
         const EXPECTING: &'static str = "an object (CompileConfig)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut backend = None;
             let mut mode = None;
@@ -275,18 +275,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for CompileConfig {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for CompileConfig {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "backend", &self.backend)?;
@@ -326,9 +326,9 @@ pub mod cls_artifact {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for Kernel {
         const EXPECTING: &'static str = "an object (Kernel)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut name = None;
             let mut r#type = None;
@@ -367,18 +367,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for Kernel {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for Kernel {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "name", &self.name)?;
@@ -414,9 +414,9 @@ pub mod cls_artifact {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for LaunchDims {
         const EXPECTING: &'static str = "an object (LaunchDims)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut grid = None;
             let mut block = None;
@@ -444,18 +444,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for LaunchDims {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for LaunchDims {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "grid", &self.grid)?;
@@ -488,9 +488,9 @@ pub mod cls_artifact {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for CallNode {
         const EXPECTING: &'static str = "an object (CallNode)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut name = None;
             let mut class = None;
@@ -516,18 +516,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for CallNode {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for CallNode {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "name", &self.name)?;
@@ -570,18 +570,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for CompileConfigMode {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_enum(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for CompileConfigMode {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             ::concord_runtime::bind::write_enum(*self, serializer)
         }
     }
@@ -613,18 +613,18 @@ pub mod cls_artifact {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for KernelType {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_enum(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for KernelType {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             ::concord_runtime::bind::write_enum(*self, serializer)
         }
     }
@@ -663,9 +663,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for Evidence {
         const EXPECTING: &'static str = "an object (Evidence)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut id = None;
             let mut session_id = None;
@@ -700,18 +700,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for Evidence {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for Evidence {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "id", &self.id)?;
@@ -749,9 +749,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for CanonicalPayloads {
         const EXPECTING: &'static str = "an object (CanonicalPayloads)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut exit_code = None;
             let mut tool_result = None;
@@ -794,18 +794,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for CanonicalPayloads {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for CanonicalPayloads {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::optional(&mut __map, "exit_code", &self.exit_code)?;
@@ -837,9 +837,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for ExitCodePayload {
         const EXPECTING: &'static str = "an object (ExitCodePayload)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut command = None;
             let mut exit_code = None;
@@ -867,18 +867,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExitCodePayload {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for ExitCodePayload {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "command", &self.command)?;
@@ -904,9 +904,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for ToolResultPayload {
         const EXPECTING: &'static str = "an object (ToolResultPayload)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut summary = None;
             while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
@@ -922,18 +922,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for ToolResultPayload {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for ToolResultPayload {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "summary", &self.summary)?;
@@ -959,9 +959,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for FileDiffPayload {
         const EXPECTING: &'static str = "an object (FileDiffPayload)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut path = None;
             let mut diff = None;
@@ -980,18 +980,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for FileDiffPayload {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for FileDiffPayload {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "path", &self.path)?;
@@ -1016,9 +1016,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for ProcessObservationPayload {
         const EXPECTING: &'static str = "an object (ProcessObservationPayload)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut description = None;
             while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
@@ -1036,18 +1036,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for ProcessObservationPayload {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for ProcessObservationPayload {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "description", &self.description)?;
@@ -1071,9 +1071,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for TranscriptExcerptPayload {
         const EXPECTING: &'static str = "an object (TranscriptExcerptPayload)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut text = None;
             while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
@@ -1089,18 +1089,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for TranscriptExcerptPayload {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for TranscriptExcerptPayload {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "text", &self.text)?;
@@ -1134,9 +1134,9 @@ pub mod evidence {
 
     impl<'de> ::concord_runtime::bind::Object<'de> for ExtensionEnvelope {
         const EXPECTING: &'static str = "an object (ExtensionEnvelope)";
-        fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: A,
-        ) -> Result<Self, A::Error> {
+        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
+            mut __map: __A,
+        ) -> Result<Self, __A::Error> {
             use ::concord_runtime::bind;
             let mut schema_version = None;
             let mut provider = None;
@@ -1172,18 +1172,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelope {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_object(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for ExtensionEnvelope {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             use ::concord_runtime::bind;
             let mut __map = serializer.serialize_map(None)?;
             bind::entry(&mut __map, "schema_version", &self.schema_version)?;
@@ -1236,18 +1236,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for EvidenceKind {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_enum(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for EvidenceKind {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             ::concord_runtime::bind::write_enum(*self, serializer)
         }
     }
@@ -1270,18 +1270,18 @@ pub mod evidence {
     }
 
     impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelopeProvider {
-        fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
+        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> Result<Self, __D::Error> {
             ::concord_runtime::bind::read_enum(deserializer)
         }
     }
 
     impl ::concord_runtime::serde::Serialize for ExtensionEnvelopeProvider {
-        fn serialize<S: ::concord_runtime::serde::Serializer>(
+        fn serialize<__S: ::concord_runtime::serde::Serializer>(
             &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
+            serializer: __S,
+        ) -> Result<__S::Ok, __S::Error> {
             ::concord_runtime::bind::write_enum(*self, serializer)
         }
     }

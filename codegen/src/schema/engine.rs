@@ -98,8 +98,8 @@ pub fn prepare(model: &mut Model, errors: &mut Errors) {
             continue;
         }
         // One build for the entry: the document is parsed and compiled once.
-        match concord_runtime::assertion::build_many(&documents, 0, &pointers) {
-            Ok(_) => {
+        match build(&documents, &pointers) {
+            Ok(()) => {
                 for id in records {
                     model.types[id].asserted = true;
                 }
@@ -124,7 +124,7 @@ pub fn prepare(model: &mut Model, errors: &mut Errors) {
 /// registered), a `$ref` in the documents that names none of them, or the
 /// identifier (`$id`, `$ref`, an anchor) whose removal changes the complaint.
 fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value, records: &[&str]) -> Option<(PathBuf, String, String)> {
-    let build = |documents: &[(&str, &str)], pointer: &str| concord_runtime::assertion::build_many(documents, 0, &[pointer]).err();
+    let build = |documents: &[(&str, &str)], pointer: &str| build(documents, &[pointer]).err();
     let file = model.modules[module].file.clone();
     let mut failing = records.iter().find_map(|record| Some((record.to_string(), build(documents, record)?)))?;
     // Documents that cannot be registered fail wherever one starts: the
@@ -163,14 +163,17 @@ fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value
         break;
     }
     // The keyword of that subschema whose removal lets it build, or changes
-    // why it does not (a subschema may have more than one problem).
+    // why it does not: removed one after another, so that of two keywords
+    // wrong alike, the second is found once the first is gone.
     let (pointer, why) = failing;
     if let Some(Value::Object(object)) = text.pointer(&pointer) {
+        let mut without = text.clone();
         for keyword in object.keys() {
             let place = pointer_push(&pointer, keyword);
-            let without = removed(text, &place);
+            without = serde_json::from_str(&removed(&without, &place)).unwrap_or(without);
+            let edited_text = without.to_string();
             let mut edited = documents.to_vec();
-            edited[0].1 = &without;
+            edited[0].1 = &edited_text;
             if build(&edited, &pointer).as_ref() != Some(&why) {
                 return Some((file, place, why));
             }
@@ -213,6 +216,24 @@ fn identifiers(value: &Value, pointer: String) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// The engine, built for the records at `pointers` of the first document.
+/// A panic while building it (the `jsonschema` crate has panicked on two
+/// embedded resources sharing one `$id`) is a refusal like any other.
+fn build(documents: &[(&str, &str)], pointers: &[&str]) -> Result<(), String> {
+    // Quiet while it runs (as `survey` does): the panic is reported as a refusal, not printed.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let built = std::panic::catch_unwind(|| concord_runtime::assertion::build_many(documents, 0, pointers).map(drop));
+    std::panic::set_hook(hook);
+    match built {
+        Ok(built) => built,
+        Err(payload) => {
+            let what = payload.downcast_ref::<&str>().map(|text| text.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());
+            Err(format!("the jsonschema crate failed on it (a panic: {})", what.unwrap_or_default()))
+        }
+    }
 }
 
 /// What the runtime's engine says when the documents cannot be registered.

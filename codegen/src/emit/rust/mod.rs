@@ -308,7 +308,7 @@ fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Compone
         #record
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
                 use ::concord_runtime::bind;
                 let __value = bind::raw(deserializer)?;
                 match #choose {
@@ -318,7 +318,7 @@ fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Compone
         }
 
         impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
                 match self {
                     #(Self::#variants(branch) => ::concord_runtime::serde::Serialize::serialize(branch, serializer),)*
                 }
@@ -350,13 +350,13 @@ fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Comp
         #record
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
                 #read
             }
         }
 
         impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
                 ::concord_runtime::serde::Serialize::serialize(&self.0, serializer)
             }
         }
@@ -383,13 +383,13 @@ fn enumeration(name: &Ident, doc: TokenStream, values: &[EnumValue]) -> TokenStr
         }
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
                 ::concord_runtime::bind::read_enum(deserializer)
             }
         }
 
         impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
                 ::concord_runtime::bind::write_enum(*self, serializer)
             }
         }
@@ -427,13 +427,13 @@ fn open_enumeration(name: &Ident, doc: TokenStream, open: &OpenEnum) -> TokenStr
         }
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
                 ::concord_runtime::bind::read_open_enum(deserializer)
             }
         }
 
         impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
                 ::concord_runtime::bind::write_open_enum(self, serializer)
             }
         }
@@ -464,13 +464,13 @@ fn typed_id(name: &Ident, doc: TokenStream, prefix: &str) -> TokenStream {
         }
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
                 ::concord_runtime::bind::read_typed_id(deserializer, Self::PREFIX).map(Self)
             }
         }
 
         impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
                 serializer.serialize_str(&self.0)
             }
         }
@@ -603,7 +603,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
 
         impl<'de> ::concord_runtime::bind::Object<'de> for #name {
             const EXPECTING: &'static str = #expecting;
-            fn read<A: ::concord_runtime::serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+            fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(mut __map: __A) -> Result<Self, __A::Error> {
                 use ::concord_runtime::bind;
                 #(let mut #idents = None;)*
                 #extra_slot
@@ -618,13 +618,13 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         }
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
                 ::concord_runtime::bind::read_object(deserializer)
             }
         }
 
         impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<S: ::concord_runtime::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
                 #write
             }
         }
