@@ -31,8 +31,10 @@ pub struct Module {
     pub needs_engine: bool,
     /// The pinned schema text.
     pub text: String,
+    /// The text's pinned digest (`sha256:<hex>`).
+    pub digest: String,
     /// The document's base URI: its `$id`, else its path in the registry
-    /// below `concord_runtime::assertion::BASE`.
+    /// below `concord_runtime::engine::BASE`.
     pub base: String,
     /// The other entries its `$ref`s name (indexes into [`Model::modules`]).
     pub refers_to: Vec<usize>,
@@ -95,6 +97,10 @@ pub struct TypeDef {
     /// place in the pinned schema (its module needs the engine, and its
     /// origin is a location of the document, not one a merge made).
     pub asserted: bool,
+    /// Whether the type has a place of its own in its document (a merge or
+    /// a union may make types that have none): then its schema is pinned with
+    /// the bindings and can validate a value (`Pinned` in Rust, `SCHEMA` in Python).
+    pub pinned: bool,
     pub kind: TypeKind,
 }
 

@@ -203,7 +203,9 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
     let digest = text("digest", errors);
     let uri = text("uri", errors);
     if let Some(uri) = &uri {
-        if !uri.split('/').next().is_some_and(|scheme| scheme.contains(':')) || uri.contains('#') {
+        if let Some(character) = outside_uri(uri) {
+            errors.push(index_file, pointer_push(pointer, "uri"), format!("uri {uri:?} is not a URI (RFC 3986 does not allow {character:?} in one)"));
+        } else if !uri.split('/').next().is_some_and(|scheme| scheme.contains(':')) || uri.contains('#') {
             errors.push(index_file, pointer_push(pointer, "uri"), format!("uri {uri:?} must be an absolute URI without a fragment"));
         }
     }
@@ -323,4 +325,16 @@ fn read_inside(dir: &Path, file: &Path) -> Result<Vec<u8>, Unreadable> {
         return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// The first character RFC 3986 does not allow in a URI reference (ASCII
+/// only, no spaces, `%` only before two hex digits), if any: the engine
+/// registers each document under its URI and cannot register another.
+pub fn outside_uri(text: &str) -> Option<char> {
+    let bytes = text.as_bytes();
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&b);
+    bytes.iter().enumerate().find_map(|(at, &byte)| {
+        let escape = byte == b'%' && bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
+        (!allowed(byte) && !escape).then(|| text[at..].chars().next().unwrap_or_default())
+    })
 }

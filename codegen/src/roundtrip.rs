@@ -69,6 +69,9 @@ pub enum Outcome {
     /// The harness failed on this input (an exception that is not a
     /// refusal, a panic, a dead process): never meets an expectation.
     Crashed(String),
+    /// The record type and its pinned schema's `validate` gave different
+    /// verdicts on the input, in one language: never meets an expectation.
+    Disagreed(String),
 }
 
 #[derive(Clone, Debug)]
@@ -137,6 +140,7 @@ impl fmt::Display for Case {
             Outcome::Written { output, digest } => format!("wrote   {output}\n            digest  {digest}"),
             Outcome::Refused(why) => format!("refused {why}"),
             Outcome::Crashed(why) => format!("CRASHED {why}"),
+            Outcome::Disagreed(why) => format!("TYPES AND VALIDATOR DISAGREE {why}"),
         };
         writeln!(f, "{} {}", if self.passed() { "PASS" } else { "FAIL" }, self.name)?;
         match &self.expected {
@@ -224,7 +228,7 @@ impl Harness {
         let scratch = format!("{HARNESS}-{}", &crate::registry::digest(registry.to_string_lossy().as_bytes())[7..19]);
         let rust_dir = work_dir.join(&scratch).join("rust");
         let mut rust_files = vec![
-            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch, (0..model.modules.len()).any(|m| model.asserts(m))) },
+            GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch) },
             GeneratedFile { path: "src/main.rs".into(), contents: emit::rust::roundtrip_main(&model) },
         ];
         rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {
@@ -344,14 +348,13 @@ impl Harness {
     }
 }
 
-/// The harness crate; with the runtime's assertion engine when a module
-/// of the registry needs it.
-fn harness_manifest(name: &str, asserted: bool) -> String {
+/// The harness crate, with the runtime's engine: every record type is also
+/// validated against its pinned schema.
+fn harness_manifest(name: &str) -> String {
     let runtime = Path::new(RUNTIME_RUST).canonicalize().unwrap_or_else(|_| PathBuf::from(RUNTIME_RUST));
-    let features = if asserted { ", features = [\"assertion\"]" } else { "" };
     format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nconcord-runtime = {{ path = {:?}{features} }}\n\n[workspace]\n",
+         [dependencies]\nconcord-runtime = {{ path = {:?}, features = [\"validate\"] }}\n\n[workspace]\n",
         runtime.display().to_string()
     )
 }
@@ -491,6 +494,19 @@ impl Drop for Worker {
 }
 
 pub fn parse_answer(line: &str) -> Outcome {
+    let outcome = parse_outcome(line);
+    // A pinned type's answer carries `validate`'s verdict on the same bytes:
+    // the types must refuse exactly what the validator refuses.
+    let validated = serde_json::from_str::<Value>(line).ok().and_then(|answer| answer.get("validated").cloned());
+    match (validated, &outcome) {
+        (Some(Value::String(why)), _) if why.starts_with("crashed: ") => Outcome::Crashed(format!("validate {why}")),
+        (Some(Value::Bool(true)), Outcome::Refused(why)) => Outcome::Disagreed(format!("from_json refused ({why}), validate accepted")),
+        (Some(Value::String(notes)), Outcome::Written { .. }) => Outcome::Disagreed(format!("from_json read it, validate refused: {}", notes.replace('\n', "; "))),
+        _ => outcome,
+    }
+}
+
+fn parse_outcome(line: &str) -> Outcome {
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(answer)) => match (answer.get("ok"), answer.get("error")) {
             (Some(Value::String(output)), _) => Outcome::Written {

@@ -164,7 +164,12 @@ fn injection_registry(dir: &Path) -> PathBuf {
     let nested = json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"$ref": "#/$defs/n0"}}, "$defs": nested});
     let long_name = "n".repeat(1 << 20);
     let long = json!({"$schema": DRAFT, "type": "object", "description": "word ".repeat(1 << 18), "properties": {long_name: {"type": "string", "description": "x".repeat(1 << 20)}}});
-    let uri = format!("urn:concord:{}", HOSTILE[0].replace('#', ""));
+    // RFC 3986 allows `'`, `(`, `)`, `;`, `!`, `*`: enough to try to end a
+    // Python string or a Rust expression; the rest is percent-encoded.
+    let uri: String = format!("urn:concord:{}", HOSTILE[0])
+        .bytes()
+        .map(|byte| if byte.is_ascii_alphanumeric() || b"-._~:/?@!$&'()*+,;=".contains(&byte) { (byte as char).to_string() } else { format!("%{byte:02X}") })
+        .collect();
     write_registry_with(
         dir,
         &[

@@ -277,10 +277,16 @@ fn subschemas_only_the_engine_reads_are_held_to_the_keyword_table() {
 #[test]
 fn the_index_is_read_strictly() {
     let registry = Registry::new(&[]);
-    registry.write_index(json!({"format": 2, "schemas": [{"name": "lower", "path": "x.json", "digest": "md5:00", "extra": 1}], "more": true}));
+    registry.write_index(json!({"format": 2, "schemas": [
+        {"name": "lower", "path": "x.json", "digest": "md5:00", "extra": 1},
+        {"name": "Spaced", "path": "y.json", "digest": "md5:00", "uri": "urn:a b\"c"},
+        {"name": "Relative", "path": "z.json", "digest": "md5:00", "uri": "z.json"},
+    ], "more": true}));
     assert_has(
         &registry.errors(),
         &[
+            "registry.json at /schemas/1/uri: uri \"urn:a b\\\"c\" is not a URI (RFC 3986 does not allow ' ' in one)",
+            "registry.json at /schemas/2/uri: uri \"z.json\" must be an absolute URI without a fragment",
             "registry.json at /more: unknown key \"more\"",
             "registry.json at /format: `format` must be 1",
             "registry.json at /schemas/0/extra: unknown key \"extra\"",

@@ -110,6 +110,7 @@ fn show(outcome: &Outcome) -> String {
         Outcome::Written { output, .. } => format!("accepted, wrote {output}"),
         Outcome::Refused(why) => format!("refused: {why}"),
         Outcome::Crashed(why) => format!("CRASHED: {why}"),
+        Outcome::Disagreed(why) => format!("TYPES AND VALIDATOR DISAGREE: {why}"),
     }
 }
 

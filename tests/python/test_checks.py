@@ -124,16 +124,20 @@ def test_the_suite_multiple_of_groups() -> None:
             assert verdict == test["valid"], (group["description"], data)
 
 
+def validator(document: str, pointer: str = "") -> _core.Validator:
+    return _core.Validator([("https://registry.concord.invalid/test.json", document)], pointer)
+
+
 @pytest.mark.parametrize(
     "name", ["not.json", "if-then-else.json", "contains.json", "dependentSchemas.json", "propertyNames.json"]
 )
-def test_the_suite_through_the_core_assertion(name: str) -> None:
-    # The same groups runtime/rust/src/assertion/tests.rs runs through concord_runtime::assertion.
+def test_the_suite_through_the_core_engine(name: str) -> None:
+    # The same groups runtime/rust/src/engine/tests.rs runs through concord_runtime::engine.
     checked = 0
     for group in suite(name):
-        assertion = _core.Assertion(json.dumps(group["schema"]), "")
+        engine = validator(json.dumps(group["schema"]))
         for test in group["tests"]:
-            assert (assertion.failure(test["data"]) is None) == test["valid"], (name, group["description"], test)
+            assert (not engine.notes(test["data"], 1)[0]) == test["valid"], (name, group["description"], test)
             checked += 1
     assert checked > 10
 
@@ -141,27 +145,29 @@ def test_the_suite_through_the_core_assertion(name: str) -> None:
 DOCUMENT = json.dumps({"$defs": {"Short": {"maxLength": 2}, "NotShort": {"not": {"$ref": "#/$defs/Short"}}}})
 
 
-class Asserted(pydantic.BaseModel):
-    name: Annotated[Any, pydantic.BeforeValidator(checks.assertion(DOCUMENT, "/$defs/NotShort"))] = "abc"
-    nested: Annotated[Any, pydantic.BeforeValidator(checks.assertion(DOCUMENT, "/$defs/Short"))] = None
-
-
-def test_an_assertion_on_a_model_field() -> None:
-    assert Asserted.model_validate({"name": "abcd", "nested": 12345}).name == "abcd"
-    with pytest.raises(pydantic.ValidationError) as caught:
-        Asserted.model_validate({"name": "a-secret"[:2]})
-    error = caught.value.errors()[0]
-    assert (error["type"], error["msg"]) == ("assertion", "fails not (schema /$defs/NotShort/not)"), error
-    short = _core.Assertion(DOCUMENT, "/$defs/Short")
-    assert short.failure("a-secret") == ("", "fails maxLength (schema /$defs/Short/maxLength)")
-    deep = _core.Assertion(json.dumps({"items": {"maxLength": 1}}), "")
-    pointer, message = deep.failure(["a", "secret"]) or ("", "")
-    assert pointer == "/1" and "maxLength" in message and "secret" not in message
-    with pytest.raises(ValueError, match=r"\(at /1\)$"):
-        deep.check(["a", "secret"])
+def test_the_core_engine_notes_name_the_place_never_the_value() -> None:
+    short = validator(DOCUMENT, "/$defs/Short")
+    notes, more = short.notes("a-secret", 3)
+    assert (notes, more) == (
+        [
+            (
+                "",
+                "maxLength",
+                "/$defs/Short/maxLength",
+                "is longer than 2 characters",
+                "(root): is longer than 2 characters",
+            )
+        ],
+        False,
+    )
+    assert validator(DOCUMENT, "/$defs/NotShort").notes("ab", 3)[0][0][3] == "is valid under the schema in not"
+    deep = validator(json.dumps({"items": {"maxLength": 1}}))
+    notes, more = deep.notes(["a", "secret", "other", "more", "again"], 3)
+    assert [note[0] for note in notes] == ["/1", "/2", "/3"] and more
+    assert not any("secret" in part for note in notes for part in note)
     with pytest.raises(ValueError, match="no subschema"):
-        _core.Assertion(DOCUMENT, "/$defs/Missing")
+        validator(DOCUMENT, "/$defs/Missing")
     with pytest.raises(ValueError, match="does not fetch"):
-        _core.Assertion(json.dumps({"$ref": "https://example.com/remote.json"}), "")
+        validator(json.dumps({"$ref": "https://example.com/remote.json"}))
     with pytest.raises(ValueError, match="beyond 64 bits"):
-        deep.check([2**64])
+        deep.notes([2**64], 3)

@@ -67,14 +67,14 @@ impl Reader {
     }
 }
 
-/// Builds the engine for every record type of each module that needs it, so
-/// that a schema the engine cannot check (a `$ref` it cannot resolve without
-/// fetching, say) is refused now, not when the first record is read.
+/// Builds the engine for every record type of every module, so that a
+/// schema the engine cannot check (a `$ref` it cannot resolve without
+/// fetching, say) is refused now, not when the first record is read or
+/// validated. The records with a place of their own are then pinned
+/// (`validate` exists for them), and checked by the engine when they are
+/// read if their module needs it.
 pub fn prepare(model: &mut Model, errors: &mut Errors) {
     for index in 0..model.modules.len() {
-        if !model.modules[index].needs_engine {
-            continue;
-        }
         let Ok(text) = serde_json::from_str::<Value>(&model.modules[index].text) else { continue };
         let documents: Vec<(String, String)> =
             documents(model, index).into_iter().map(|other| (model.modules[other].base.clone(), model.modules[other].text.clone())).collect();
@@ -100,8 +100,10 @@ pub fn prepare(model: &mut Model, errors: &mut Errors) {
         // One build for the entry: the document is parsed and compiled once.
         match build(&documents, &pointers) {
             Ok(()) => {
+                let asserted = model.modules[index].needs_engine;
                 for id in records {
-                    model.types[id].asserted = true;
+                    model.types[id].pinned = true;
+                    model.types[id].asserted = asserted;
                 }
             }
             Err(why) => {
@@ -225,7 +227,7 @@ fn build(documents: &[(&str, &str)], pointers: &[&str]) -> Result<(), String> {
     // Quiet while it runs (as `survey` does): the panic is reported as a refusal, not printed.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let built = std::panic::catch_unwind(|| concord_runtime::assertion::build_many(documents, 0, pointers).map(drop));
+    let built = std::panic::catch_unwind(|| concord_runtime::engine::build_many(documents, 0, pointers).map(drop));
     std::panic::set_hook(hook);
     match built {
         Ok(built) => built,

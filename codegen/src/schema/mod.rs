@@ -71,6 +71,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             root: None,
             needs_engine: false,
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
+            digest: schema.digest.clone(),
             base: reader.bases[module].clone(),
             refers_to,
         });
@@ -96,7 +97,11 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             reader.model.modules[m].needs_engine = true;
         }
     }
-    engine::prepare(&mut reader.model, &mut reader.errors);
+    // Past a limit the reader stopped: the registry generates nothing, and
+    // the engine would spend its time on tens of thousands of types.
+    if !reader.too_many_types {
+        engine::prepare(&mut reader.model, &mut reader.errors);
+    }
     reader.errors.finish(reader.model)
 }
 
@@ -389,6 +394,7 @@ impl Reader {
             is_root,
             module: doc.module,
             asserted: false,
+            pinned: false,
             kind: TypeKind::Alias(Shape::Any),
         });
         TypeId(self.model.types.len() - 1)
@@ -638,11 +644,11 @@ fn reading_order(model: &Model) -> Vec<usize> {
 
 /// A document's base URI: the `uri` the index gives it, else its `$id`
 /// (resolved against its path in the registry, without a fragment), else
-/// its path in the registry below [`concord_runtime::assertion::BASE`].
+/// its path in the registry below [`concord_runtime::engine::BASE`].
 /// (The engine knows it by its `$id` too.)
 fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
     let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
-    let path = format!("{}{}", concord_runtime::assertion::BASE, schema.path);
+    let path = format!("{}{}", concord_runtime::engine::BASE, schema.path);
     match (&schema.uri, id) {
         (Some(uri), _) => uri.clone(),
         // A relative `$id` (or a fragment only) resolves against where the document is.
@@ -655,13 +661,8 @@ fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
 /// reference (RFC 3986: ASCII, no spaces, `%` only before two hex digits)
 /// without a fragment (Draft 2020-12 allows an empty one).
 fn id_problem(id: &str) -> Option<String> {
-    let bytes = id.as_bytes();
-    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&b);
-    for (at, &byte) in bytes.iter().enumerate() {
-        let escape = byte == b'%' && bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
-        if !allowed(byte) && !escape {
-            return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {:?} in one)", id[at..].chars().next().unwrap_or_default()));
-        }
+    if let Some(character) = crate::registry::outside_uri(id) {
+        return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {character:?} in one)"));
     }
     match id.split_once('#') {
         Some((_, fragment)) if !fragment.is_empty() => Some(format!("{id:?} has a fragment, which Draft 2020-12 does not allow in `$id` (use `$anchor`)")),

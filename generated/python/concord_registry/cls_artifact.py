@@ -6,6 +6,11 @@ import typing
 import concord_runtime
 import pydantic
 
+from ._schemas import PINNED_SCHEMAS
+
+_DOCUMENTS = [PINNED_SCHEMAS[0]]
+"""This entry's schema file as pinned, then those its `$ref`s reach."""
+
 
 class Session(concord_runtime.Model):
     """Session
@@ -15,6 +20,7 @@ class Session(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="allow")
     NAME: typing.ClassVar[str] = "Session"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(_DOCUMENTS, "/$defs/Session")
 
     gpu_arch: str
     """CUDA compute architecture, e.g. sm_90."""
@@ -50,6 +56,9 @@ class CompileConfig(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="ignore")
     NAME: typing.ClassVar[str] = "CompileConfig"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/CompileConfig"
+    )
 
     backend: str
     """Compiler backend name, e.g. inductor."""
@@ -79,6 +88,9 @@ class LaunchDims(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="ignore")
     NAME: typing.ClassVar[str] = "LaunchDims"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/LaunchDims"
+    )
 
     grid: list[concord_runtime.Int64]
     """Grid dimensions (x, y, z)."""
@@ -101,6 +113,7 @@ class Kernel(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="ignore")
     NAME: typing.ClassVar[str] = "Kernel"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(_DOCUMENTS, "/$defs/Kernel")
 
     name: str
     """Kernel symbol name."""
@@ -132,6 +145,7 @@ class CallNode(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="ignore")
     NAME: typing.ClassVar[str] = "CallNode"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(_DOCUMENTS, "/$defs/CallNode")
 
     name: str
     """Qualified module name, e.g. model.layers.0.attn."""
@@ -158,6 +172,7 @@ class ClsArtifact(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="allow")
     NAME: typing.ClassVar[str] = "ClsArtifact"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(_DOCUMENTS, "")
 
     format_version: concord_runtime.Int64
     """Version of the .cls.json layout written by the collector."""

@@ -6,6 +6,12 @@ import typing
 import concord_runtime
 import pydantic
 
+from ._schemas import PINNED_SCHEMAS
+
+_DOCUMENTS = [PINNED_SCHEMAS[1]]
+"""This entry's schema file as pinned, then those its `$ref`s reach."""
+
+
 EvidenceKind = typing.Literal["exit_code", "tool_result", "file_diff", "process_observation", "transcript_excerpt"]
 """Canonical evidence kind."""
 
@@ -18,6 +24,9 @@ class ExitCodePayload(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="forbid")
     NAME: typing.ClassVar[str] = "ExitCodePayload"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/ExitCodePayload"
+    )
 
     command: typing.Any
     """The command as the producer saw it: any JSON value (argv array, shell string, ...)."""
@@ -37,6 +46,9 @@ class ToolResultPayload(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="forbid")
     NAME: typing.ClassVar[str] = "ToolResultPayload"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/ToolResultPayload"
+    )
 
     summary: str
     """Human-readable summary."""
@@ -50,6 +62,9 @@ class FileDiffPayload(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="forbid")
     NAME: typing.ClassVar[str] = "FileDiffPayload"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/FileDiffPayload"
+    )
 
     path: str
     """Path of the changed file."""
@@ -66,6 +81,9 @@ class ProcessObservationPayload(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="forbid")
     NAME: typing.ClassVar[str] = "ProcessObservationPayload"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/ProcessObservationPayload"
+    )
 
     description: str
     """What was observed. The property is literally named `description`."""
@@ -79,6 +97,9 @@ class TranscriptExcerptPayload(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="forbid")
     NAME: typing.ClassVar[str] = "TranscriptExcerptPayload"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/TranscriptExcerptPayload"
+    )
 
     text: str
     """Excerpt text."""
@@ -92,6 +113,9 @@ class CanonicalPayloads(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="ignore")
     NAME: typing.ClassVar[str] = "CanonicalPayloads"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/CanonicalPayloads"
+    )
 
     exit_code: concord_runtime.NotNull[ExitCodePayload] = None
     """Canonical payload for kind exit_code."""
@@ -122,6 +146,9 @@ class ExtensionEnvelope(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="allow")
     NAME: typing.ClassVar[str] = "ExtensionEnvelope"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(
+        _DOCUMENTS, "/$defs/ExtensionEnvelope"
+    )
 
     schema_version: concord_runtime.Int64
     """Envelope schema version."""
@@ -148,6 +175,7 @@ class Evidence(concord_runtime.Model):
     model_config = pydantic.ConfigDict(extra="ignore")
     NAME: typing.ClassVar[str] = "Evidence"
     SCHEMA_DIGEST: typing.ClassVar[str] = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078"
+    SCHEMA: typing.ClassVar[concord_runtime.PinnedSchema] = concord_runtime.PinnedSchema(_DOCUMENTS, "")
 
     id: str
     """Evidence row id."""

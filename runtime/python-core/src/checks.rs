@@ -6,7 +6,10 @@ use crate::json_value::{to_value, to_values};
 use concord_runtime::bind::Failure;
 use concord_runtime::checks;
 use concord_runtime::number::{self, Divisor as RustDivisor};
+use concord_runtime::engine;
+use concord_runtime::pinned::Note;
 use concord_runtime::serde_json::{self, Value};
+use concord_runtime::strict::{self, Limits};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt};
@@ -123,7 +126,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Divisor>()?;
     module.add_class::<Constant>()?;
     module.add_class::<Choices>()?;
-    module.add_class::<Assertion>()?;
+    module.add_class::<Validator>()?;
     module.add_function(wrap_pyfunction!(multiple_of, module)?)?;
     module.add_function(wrap_pyfunction!(first_duplicate, module)?)?;
     module.add_function(wrap_pyfunction!(json_equal, module)?)?;
@@ -133,44 +136,50 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// An assertion the types cannot express: `Assertion(document, pointer)`,
-/// the subschema at `pointer` of the schema document's text, built at once.
+/// One record type's schema as the engine checks it: `Validator(documents,
+/// pointer)`, `documents` the pinned `(base URI, text)` of the type's schema
+/// file first, then those its `$ref`s reach; built at once (the Python
+/// `PinnedSchema` builds it on first use). The notes are the Rust runtime's,
+/// word for word: `(pointer, keyword, schema_path, message, line)`.
 #[pyclass(frozen)]
-pub struct Assertion(concord_runtime::jsonschema::Validator);
+pub struct Validator(concord_runtime::jsonschema::Validator);
+
+type NoteTuple = (String, String, String, String, String);
+
+fn note_tuple(note: Note) -> NoteTuple {
+    let line = note.to_string();
+    (note.pointer, note.keyword, note.schema_path, note.message, line)
+}
 
 #[pymethods]
-impl Assertion {
+impl Validator {
     #[new]
-    fn new(document: &str, pointer: &str) -> PyResult<Self> {
-        concord_runtime::assertion::build(document, pointer).map(Assertion).map_err(PyValueError::new_err)
-    }
-
-    /// The subschema at `pointer` of `documents[document]`, every document of
-    /// the registry (as `(base URI, text)`) a resource, as in Rust.
-    #[staticmethod]
-    fn in_registry(documents: Vec<(String, String)>, document: usize, pointer: &str) -> PyResult<Self> {
+    fn new(documents: Vec<(String, String)>, pointer: &str) -> PyResult<Self> {
         let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
-        concord_runtime::assertion::build_in(&documents, document, pointer).map(Assertion).map_err(PyValueError::new_err)
+        engine::build_in(&documents, 0, pointer).map(Validator).map_err(PyValueError::new_err)
     }
 
-    /// `None`, or the failure as `(pointer, message)`.
-    fn failure(&self, value: &Bound<'_, PyAny>) -> PyResult<Option<(String, String)>> {
+    /// At most `limit` notes on why `value` (a Python JSON value) fails, and
+    /// whether there are more; no notes when it passes.
+    fn notes(&self, value: &Bound<'_, PyAny>, limit: usize) -> PyResult<(Vec<NoteTuple>, bool)> {
         let value = to_value(value)?;
-        Ok(concord_runtime::assertion::check_with(&self.0, &value).err().map(|failure| (failure.pointer, failure.message)))
+        Ok(self.notes_of(&value, limit))
     }
 
-    /// `None`, or the failure as `(pointer, message)`, for a JSON document the
-    /// strict reader already accepted (what `from_json` read).
-    fn failure_json(&self, py: Python<'_>, data: &[u8]) -> PyResult<Option<(String, String)>> {
-        py.detach(|| {
-            let value: Value = serde_json::from_slice(data).map_err(|error| PyValueError::new_err(error.to_string()))?;
-            Ok(concord_runtime::assertion::check_with(&self.0, &value).err().map(|failure| (failure.pointer, failure.message)))
-        })
+    /// [`Validator::notes`] for a JSON document, read under the strict
+    /// profile as the Rust runtime reads it (raises `JsonError`).
+    fn notes_json(&self, py: Python<'_>, data: &[u8], max_bytes: usize, limit: usize) -> PyResult<(Vec<NoteTuple>, bool)> {
+        let value = py.detach(|| strict::read_with(data, Limits { max_bytes })).map_err(|error| crate::json_error(py, error))?;
+        Ok(py.detach(|| self.notes_of(&value, limit)))
     }
+}
 
-    /// Raises `ValueError` with the failure's text (`Failure`'s Display in Rust).
-    fn check(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let value = to_value(value)?;
-        concord_runtime::assertion::check_with(&self.0, &value).map_err(|failure| PyValueError::new_err(failure.to_string()))
+impl Validator {
+    fn notes_of(&self, value: &Value, limit: usize) -> (Vec<NoteTuple>, bool) {
+        if self.0.is_valid(value) {
+            return (Vec::new(), false);
+        }
+        let (notes, more) = engine::notes(&self.0, value, limit);
+        (notes.into_iter().map(note_tuple).collect(), more)
     }
 }

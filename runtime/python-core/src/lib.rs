@@ -29,7 +29,7 @@ where
     }
 }
 
-fn json_error(py: Python<'_>, error: JsonError) -> PyErr {
+pub(crate) fn json_error(py: Python<'_>, error: JsonError) -> PyErr {
     raise(py, "concord_runtime.strict", "JsonError", (error.kind.name(), error.offset, error.message))
 }
 

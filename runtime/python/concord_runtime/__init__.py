@@ -14,19 +14,23 @@ except ImportError as error:  # a broken install, named plainly
     ) from error
 from concord_runtime import checks, unions
 from concord_runtime._json import RecordError, dumps
-from concord_runtime._model import Assertion, Int64, Model, NotNull, OpenEnum, RootModel
+from concord_runtime._model import Int64, Model, NotNull, OpenEnum, RootModel
 from concord_runtime.canonical import CanonicalError
+from concord_runtime.pinned import Note, PinnedDocument, PinnedSchema, Refusal
 from concord_runtime.strict import JsonError
 
 __all__ = [
-    "Assertion",
     "CanonicalError",
     "Int64",
     "JsonError",
     "Model",
     "NotNull",
+    "Note",
     "OpenEnum",
+    "PinnedDocument",
+    "PinnedSchema",
     "RecordError",
+    "Refusal",
     "RootModel",
     "checks",
     "dumps",

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import pydantic
 import pydantic_core
 from concord_runtime import _core, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
+from concord_runtime.pinned import PinnedSchema
 from concord_runtime.unions import MARK
 
-__all__ = ["Assertion", "Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
+__all__ = ["Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 
 T = TypeVar("T")
 
@@ -177,32 +177,15 @@ def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None
         self.__pydantic_extra__ = {key: extra.get(key, item) for key, item in kept.items()} | extra
 
 
-class Assertion:
-    """A record type's place in its registry's pinned schemas, checked by the assertion
-    engine (the Rust runtime's, through the core) after the type has read the record: for
-    schemas with keywords no type expresses (``not``, ``if``, ``contains``...). Built on
-    first use, so that importing a registry builds no validator."""
-
-    def __init__(self, documents: Sequence[tuple[str, str]], document: int, pointer: str) -> None:
-        self._documents = documents
-        self._document = document
-        self._pointer = pointer
-        self._validator: Any = None
-
-    def check_json(self, data: bytes) -> None:
-        """Raises :class:`RecordError` at the first failure, as the Rust bindings do."""
-        if self._validator is None:
-            self._validator = _core.Assertion.in_registry(list(self._documents), self._document, self._pointer)
-        failure = self._validator.failure_json(data)
-        if failure is not None:
-            raise RecordError(failure[0], failure[1])
-
-
 class _Record:
     """What every generated record does, a model or a root model: read strictly,
     write exactly, digest."""
 
-    ASSERTION: ClassVar[Assertion | None] = None
+    SCHEMA: ClassVar[PinnedSchema]
+    """The type's schema as pinned (on every class with a place of its own in its schema file)."""
+    ASSERTED: ClassVar[bool] = False
+    """Whether ``from_json`` also checks each record against ``SCHEMA`` with the engine (its
+    schema holds keywords no type expresses: ``not``, ``if``, ``contains``...)."""
 
     @classmethod
     def _read_json(cls, data: bytes | str, max_bytes: int, **options: Any) -> tuple[Self, bytes]:
@@ -215,8 +198,10 @@ class _Record:
             record = cast(type[pydantic.BaseModel], cls).model_validate_json(data, **options)
         except pydantic.ValidationError as error:
             raise _record_error(error, data) from None
-        if cls.ASSERTION is not None:
-            cls.ASSERTION.check_json(data)
+        if cls.ASSERTED:
+            note = cls.SCHEMA.first_note_json(data)
+            if note is not None:
+                raise RecordError(note.pointer, f"{note.message} (schema {note.schema_path})")
         return cast(Self, record), data
 
     def to_json(self) -> bytes:

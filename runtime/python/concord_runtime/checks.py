@@ -61,12 +61,6 @@ def one_of_values(json_text: str) -> Callable[[Value], Value]:
     return _validator("enum", _core.Choices(json_text).check)
 
 
-def assertion(document: str, pointer: str) -> Callable[[Value], Value]:
-    """The subschema at JSON ``pointer`` of the schema ``document`` (its whole text), enforced
-    by the Rust runtime's ``Assertion`` on the JSON value (use it as a ``BeforeValidator``)."""
-    return _validator("assertion", _core.Assertion(document, pointer).check)
-
-
 def properties(data: Any, minimum: int | None, maximum: int | None) -> Any:
     """``minProperties``/``maxProperties`` of an object type, counting every key read
     (dropped ones too): a ``model_validator(mode="before")``, which sees the input."""

@@ -1,6 +1,7 @@
 """Harness for ``concord roundtrip`` and ``concord fuzz``: reads ``Name<TAB>path``
 lines on stdin (or ``Name<TAB>:hex``, the input's bytes in hex) and answers each
-with one JSON line, ``{"ok": output, "digest": digest}`` or ``{"error": message}``;
+with one JSON line, ``{"ok": output, "digest": digest}`` or ``{"error": message}``,
+plus ``"validated"`` (``true`` or the refusal) for a type with a pinned schema;
 an empty line flushes the answers. ``Name`` is a root exported by the package, or
 ``module.Class`` for any record type."""
 
@@ -13,12 +14,27 @@ from typing import Any
 
 
 def answer(record_type: Any, data: bytes) -> str:
+    reply = _answer(record_type, data)
+    schema = getattr(record_type, "SCHEMA", None)
+    if schema is not None:
+        # validate's verdict on the same bytes: the types must refuse exactly what it refuses.
+        try:
+            schema.validate_json(data)
+            reply["validated"] = True
+        except ValueError as error:
+            reply["validated"] = str(error)
+        except Exception as error:
+            reply["validated"] = f"crashed: {type(error).__name__}: {error}"
+    return json.dumps(reply)
+
+
+def _answer(record_type: Any, data: bytes) -> dict[str, Any]:
     try:
         record = record_type.from_json(data)
     except ValueError as error:
-        return json.dumps({"error": str(error)})
+        return {"error": str(error)}
     except Exception as error:  # a defect, not a refusal: name it, and go on with the rest
-        return json.dumps({"error": f"crashed: {type(error).__name__}: {error}"})
+        return {"error": f"crashed: {type(error).__name__}: {error}"}
     try:
         digest = record.digest()
     except ValueError as error:
@@ -28,10 +44,10 @@ def answer(record_type: Any, data: bytes) -> str:
     try:
         output = record.to_json().decode()
     except ValueError as error:
-        return json.dumps({"error": str(error)})
+        return {"error": str(error)}
     except Exception as error:
-        return json.dumps({"error": f"crashed: {type(error).__name__}: {error}"})
-    return json.dumps({"ok": output, "digest": digest})
+        return {"error": f"crashed: {type(error).__name__}: {error}"}
+    return {"ok": output, "digest": digest}
 
 
 def main(package: str) -> None:

@@ -7,14 +7,15 @@
 
 use std::fmt;
 
-#[cfg(feature = "assertion")]
-pub mod assertion;
 pub mod bind;
 pub mod canonical;
 pub mod checks;
+#[cfg(feature = "validate")]
+pub mod engine;
 pub mod float;
 pub mod number;
 pub mod pattern;
+pub mod pinned;
 pub mod read;
 pub mod scan;
 pub mod strict;
@@ -119,7 +120,7 @@ mod tests {
 }
 
 pub use indexmap::IndexMap;
-#[cfg(feature = "assertion")]
+#[cfg(feature = "validate")]
 pub use jsonschema;
 pub use serde;
 pub use serde_json;
@@ -160,6 +161,30 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
     }
 }
 
+/// A record type with a place of its own in its registry's schema files
+/// (every root, and every object type but those a merge or a union made):
+/// its schema travels with the bindings, exactly as pinned.
+pub trait Pinned: Record {
+    /// The type's schema as pinned: the text of its file and of those its
+    /// `$ref`s reach, with their digests, and the pointer of its subschema.
+    fn schema() -> &'static pinned::Schema;
+
+    /// Checks a JSON value against the type's pinned schema, all of it, with
+    /// the engine the Python bindings run too: at most three notes on a
+    /// refusal, none repeating the value. The types refuse exactly what this
+    /// refuses (docs/validation.md).
+    #[cfg(feature = "validate")]
+    fn validate(value: &Value) -> Result<(), pinned::Refusal> {
+        Self::schema().validate(value)
+    }
+
+    /// [`Pinned::validate`] on bytes read under the strict profile, as `from_json` reads them.
+    #[cfg(feature = "validate")]
+    fn validate_json(bytes: &[u8]) -> Result<(), Error> {
+        Self::schema().validate_json(bytes)
+    }
+}
+
 /// [`Record::from_json`] with a size limit of your choosing.
 ///
 /// One pass reads the bytes into the type, refusing what the strict profile
@@ -178,12 +203,15 @@ pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result
 /// then its JSON checked against the type's schema by the assertion engine,
 /// which the Python bindings run too, so the two refuse alike and say so in
 /// the same words.
-#[cfg(feature = "assertion")]
-pub fn from_json_asserted<T: Record>(bytes: &[u8], assertion: &assertion::Assertion) -> Result<T, Error> {
+#[cfg(feature = "validate")]
+pub fn from_json_asserted<T: Pinned>(bytes: &[u8]) -> Result<T, Error> {
     let record = from_json_with(bytes, strict::Limits::default())?;
     let value = strict::read(bytes).map_err(Error::Json)?;
-    assertion.check(&value).map_err(|failure| Error::Schema { pointer: failure.pointer, message: failure.message })?;
-    Ok(record)
+    match T::schema().first_note(&value) {
+        // Where in the schema, too: the types' own messages never say so.
+        Some(note) => Err(Error::Schema { pointer: note.pointer, message: format!("{} (schema {})", note.message, note.schema_path) }),
+        None => Ok(record),
+    }
 }
 
 /// The index of the first missing item, from serde's error for a tuple read
@@ -222,6 +250,8 @@ pub enum Error {
     /// The record holds a value the strict profile refuses (a non-finite
     /// float, negative zero, an integer beyond ±(2^53-1)), at a JSON pointer.
     Write { pointer: String, message: String },
+    /// The value fails its pinned schema (`validate_json`): the notes.
+    Invalid(pinned::Refusal),
 }
 
 impl Error {
@@ -254,6 +284,7 @@ impl Error {
         match self {
             Error::Schema { pointer, .. } | Error::Write { pointer, .. } => Some(pointer),
             Error::Canonical(canonical::CanonicalError::NotCanonical { pointer, .. }) => Some(pointer),
+            Error::Invalid(refusal) => refusal.notes.first().map(|note| note.pointer.as_str()),
             _ => None,
         }
     }
@@ -262,6 +293,7 @@ impl Error {
         match self {
             Error::Json(error) | Error::Canonical(canonical::CanonicalError::Read(error)) => &error.message,
             Error::Schema { message, .. } | Error::Write { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
+            Error::Invalid(refusal) => refusal.notes.first().map_or("", |note| note.message.as_str()),
         }
     }
 }
@@ -272,6 +304,7 @@ impl fmt::Display for Error {
             Error::Json(error) => error.fmt(f),
             Error::Schema { pointer, message } | Error::Write { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
             Error::Canonical(error) => error.fmt(f),
+            Error::Invalid(refusal) => refusal.fmt(f),
         }
     }
 }

@@ -37,7 +37,7 @@ pub fn field(word: &str) -> String {
 /// The names a record class's body binds itself (`concord_runtime`'s
 /// record constants): inside the body, a field annotated with a type of
 /// that name would name the attribute instead.
-const CLASS_ATTRIBUTES: &[&str] = &["NAME", "SCHEMA_DIGEST", "ASSERTION"];
+const CLASS_ATTRIBUTES: &[&str] = &["NAME", "SCHEMA_DIGEST", "SCHEMA", "ASSERTED"];
 
 /// Whether a class or alias may not take this name (`None`, `NAME`).
 pub fn reserves_type(word: &str) -> bool {

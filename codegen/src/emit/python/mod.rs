@@ -15,22 +15,21 @@ pub fn package(model: &Model) -> Vec<(String, String)> {
     for index in 0..model.modules.len() {
         files.push((format!("{}.py", ident::module(&model.modules[index].word)), layout::excuse_long_lines(&module(model, index))));
     }
-    if (0..model.modules.len()).any(|module| model.asserts(module)) {
-        files.push(("_schemas.py".to_owned(), schemas(model)));
-    }
+    files.push(("_schemas.py".to_owned(), schemas(model)));
     files.push(("py.typed".to_owned(), String::new()));
     files
 }
 
-/// `_schemas.py`: every entry's document as pinned (base URI, text), which
-/// the assertion engine reads (a `$ref` from one entry may name another).
+/// `_schemas.py`: every entry's schema file as pinned (base URI, digest,
+/// text), in registry order; the record types' `SCHEMA`s name them.
 fn schemas(model: &Model) -> String {
     let mut out = format!("# {}\n", super::HEADER);
-    out.push_str("\"\"\"The registry's schema documents as pinned (base URI, text): the assertion engine checks records against them.\"\"\"\n\n");
-    out.push_str("PINNED_SCHEMAS: tuple[tuple[str, str], ...] = (\n");
+    out.push_str("\"\"\"The registry's schema files as pinned (base URI, digest, text), in registry order.\"\"\"\n\n");
+    out.push_str("import concord_runtime\n\n");
+    out.push_str("PINNED_SCHEMAS: tuple[concord_runtime.PinnedDocument, ...] = (\n");
     // Long lines by nature, the pinned texts escaped: excused from the line limit.
-    let line = |literal: String| {
-        let line = format!("        {literal},");
+    let line = |name: &str, literal: String| {
+        let line = format!("        {name}={literal},");
         if layout::overlong(&line) {
             line + "  # noqa: E501\n"
         } else {
@@ -38,7 +37,12 @@ fn schemas(model: &Model) -> String {
         }
     };
     for module in &model.modules {
-        out.push_str(&format!("    (\n{}{}    ),\n", line(string_literal(&module.base)), line(string_literal(&module.text))));
+        out.push_str(&format!(
+            "    concord_runtime.PinnedDocument(\n{}{}{}    ),\n",
+            line("uri", string_literal(&module.base)),
+            line("digest", string_literal(&module.digest)),
+            line("text", string_literal(&module.text))
+        ));
     }
     out.push_str(")\n");
     out
@@ -123,10 +127,11 @@ fn module(model: &Model, index: usize) -> String {
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
-    if model.asserts(index) {
+    let pinned = model.ids().any(|id| model.get(id).module == index && model.get(id).pinned);
+    if pinned {
         let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("PINNED_SCHEMAS[{other}]")).collect();
         let value = assignment(0, "_DOCUMENTS", None, Some(&format!("[{}]", documents.join(", "))));
-        blocks.insert(0, value + "\"\"\"The documents the assertion engine reads for this entry's records: its own, then those its `$ref`s reach.\"\"\"\n");
+        blocks.insert(0, value + "\"\"\"This entry's schema file as pinned, then those its `$ref`s reach.\"\"\"\n");
     }
     // Only the modules the code names: an unused import fails `ruff check`.
     let body = blocks.join("\n\n");
@@ -156,7 +161,7 @@ fn module(model: &Model, index: usize) -> String {
     for other in &others {
         local.push_str(&format!("from . import {other}\n"));
     }
-    if model.asserts(index) {
+    if pinned {
         local.push_str("from ._schemas import PINNED_SCHEMAS\n");
     }
     if !local.is_empty() {
@@ -228,15 +233,18 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> S
     out
 }
 
-/// The `NAME` and `SCHEMA_DIGEST` of a record class, and, in a module whose
-/// schema needs the assertion engine, the `ASSERTION` that has `from_json`
-/// check a record against its place in the pinned schema.
+/// The `NAME` and `SCHEMA_DIGEST` of a record class; its `SCHEMA` when it
+/// has a place of its own in its schema file; and `ASSERTED` when its
+/// module needs the engine, which then checks each record `from_json` reads.
 fn record_constants(def: &TypeDef) -> String {
     let constant = |name: &str, value: &str| assignment(4, name, Some("typing.ClassVar[str]"), Some(&string_literal(value)));
     let mut out = constant("NAME", &def.name) + &constant("SCHEMA_DIGEST", &def.schema_digest);
+    if def.pinned {
+        let value = format!("concord_runtime.PinnedSchema(_DOCUMENTS, {})", string_literal(&def.origin.pointer));
+        out.push_str(&assignment(4, "SCHEMA", Some("typing.ClassVar[concord_runtime.PinnedSchema]"), Some(&value)));
+    }
     if def.asserted {
-        let value = format!("concord_runtime.Assertion(_DOCUMENTS, 0, {})", string_literal(&def.origin.pointer));
-        out.push_str(&assignment(4, "ASSERTION", Some("typing.ClassVar[concord_runtime.Assertion | None]"), Some(&value)));
+        out.push_str(&assignment(4, "ASSERTED", Some("typing.ClassVar[bool]"), Some("True")));
     }
     out
 }

@@ -19,26 +19,24 @@ pub fn module(model: &Model) -> String {
     // Formatted a type at a time: one syntax tree of the whole registry
     // would cost memory and time out of proportion to its size.
     let mut out = format!("// {}\n", super::HEADER);
-    if (0..model.modules.len()).any(|module| model.asserts(module)) {
-        let documents = model.modules.iter().map(|module| {
-            let (uri, text) = (proc_macro2::Literal::string(&module.base), proc_macro2::Literal::string(&module.text));
-            format!("    ({uri}, {text}),\n")
-        });
-        out.push_str("\n/// The registry's schema documents as pinned (base URI, text): the assertion\n/// engine checks records against them.\n");
-        out.push_str(&format!("const PINNED_SCHEMAS: &[(&str, &str)] = &[\n{}];\n", documents.collect::<String>()));
-    }
+    let documents = model.modules.iter().map(|module| {
+        let (uri, digest, text) = (proc_macro2::Literal::string(&module.base), proc_macro2::Literal::string(&module.digest), text_literal(&module.text));
+        format!("    ::concord_runtime::pinned::Document {{\n        uri: {uri},\n        digest: {digest},\n        text: {text},\n    }},\n")
+    });
+    out.push_str("\n/// The registry's schema files as pinned (base URI, digest, text), in registry order.\n");
+    out.push_str(&format!("static PINNED: [::concord_runtime::pinned::Document; {}] = [\n{}];\n", model.modules.len(), documents.collect::<String>()));
     for (index, members) in by_module.iter().enumerate() {
         CURRENT_MODULE.set(index);
         let module = &model.modules[index];
         let name = module_ident(model, index);
         let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
-        if model.asserts(index) {
-            // This entry's document first, then the entries its `$ref`s reach.
-            let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("super::PINNED_SCHEMAS[{other}]")).collect();
-            out.push_str(&format!("\n    /// The documents the assertion engine reads for this entry's records.\n    const DOCUMENTS: &[(&str, &str)] = &[{}];\n", documents.join(", ")));
-        }
-
+        // This entry's document first, then the entries its `$ref`s reach.
+        let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("&super::PINNED[{other}]")).collect();
+        out.push_str(&format!(
+            "\n    /// This entry's schema file as pinned, then those its `$ref`s reach.\n    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[{}];\n",
+            documents.join(", ")
+        ));
         for id in members {
             out.push('\n');
             for line in format_items(item(model, *id, &boxed)).lines() {
@@ -56,6 +54,22 @@ pub fn module(model: &Model) -> String {
         }
     }
     out
+}
+
+/// A schema file's text as a Rust literal: a raw string, which keeps its
+/// lines, when the text is plain ASCII (no control character but tab and
+/// line feed: rustc refuses a bare CR in a raw string); else escaped.
+fn text_literal(text: &str) -> String {
+    if !text.chars().all(|c| c == '\n' || c == '\t' || (' '..='~').contains(&c)) {
+        return proc_macro2::Literal::string(text).to_string();
+    }
+    // More `#`s than any run in the text that follows a quote: nothing in it can end the literal.
+    let mut hashes = 1;
+    while text.contains(&format!("\"{}", "#".repeat(hashes))) {
+        hashes += 1;
+    }
+    let hashes = "#".repeat(hashes);
+    format!("r{hashes}\"{text}\"{hashes}")
 }
 
 thread_local! {
@@ -81,7 +95,11 @@ pub fn roundtrip_main(model: &Model) -> String {
         // A root by the name it is re-exported under, as users name it.
         let path = if def.is_root { quote! { bindings::#ty } } else { let module = module_ident(model, def.module); quote! { bindings::#module::#ty } };
         let root = def.is_root.then(|| def.name.clone()).into_iter();
-        quote! { #label #(| #root)* => roundtrip::<#path>(&bytes), }
+        if def.pinned {
+            quote! { #label #(| #root)* => validated::<#path>(&bytes, roundtrip::<#path>(&bytes)), }
+        } else {
+            quote! { #label #(| #root)* => roundtrip::<#path>(&bytes), }
+        }
     });
     format_file(quote! {
         #[allow(clippy::all, dead_code)]
@@ -104,6 +122,15 @@ pub fn roundtrip_main(model: &Model) -> String {
                 Ok(bytes) => ::concord_runtime::serde_json::json!({ "ok": String::from_utf8_lossy(&bytes), "digest": digest }),
                 Err(error) => ::concord_runtime::serde_json::json!({ "error": error.to_string() }),
             }
+        }
+
+        /// The answer with `validate`'s verdict on the same bytes: `true`, or the refusal.
+        fn validated<T: ::concord_runtime::Pinned>(bytes: &[u8], mut answer: ::concord_runtime::Value) -> ::concord_runtime::Value {
+            answer["validated"] = match T::validate_json(bytes) {
+                Ok(()) => ::concord_runtime::Value::Bool(true),
+                Err(error) => ::concord_runtime::Value::String(error.to_string()),
+            };
+            answer
         }
 
         fn unhex(hex: &str) -> Vec<u8> {
@@ -242,17 +269,26 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
     }
 }
 
-/// The `Record` impl. In a module whose schema holds keywords no type
-/// expresses, `from_json` also checks the record against its place in the
-/// pinned schema with the assertion engine.
+/// The `Record` impl, and `Pinned` for a type with a place of its own in
+/// its schema file. In a module whose schema holds keywords no type
+/// expresses, `from_json` also checks the record against that place with
+/// the engine.
 fn record(def: &TypeDef, name: &Ident) -> TokenStream {
-    let (record_name, digest) = (&def.name, &def.schema_digest);
+    let (record_name, digest, pointer) = (&def.name, &def.schema_digest, &def.origin.pointer);
     let asserted = def.asserted.then(|| {
-        let pointer = &def.origin.pointer;
         quote! {
             fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
-                static ASSERTION: ::concord_runtime::assertion::Assertion = ::concord_runtime::assertion::Assertion::new(DOCUMENTS, 0, #pointer);
-                ::concord_runtime::from_json_asserted(bytes, &ASSERTION)
+                ::concord_runtime::from_json_asserted(bytes)
+            }
+        }
+    });
+    let pinned = def.pinned.then(|| {
+        quote! {
+            impl ::concord_runtime::Pinned for #name {
+                fn schema() -> &'static ::concord_runtime::pinned::Schema {
+                    static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(DOCUMENTS, #pointer);
+                    &SCHEMA
+                }
             }
         }
     });
@@ -262,6 +298,7 @@ fn record(def: &TypeDef, name: &Ident) -> TokenStream {
             const SCHEMA_DIGEST: &'static str = #digest;
             #asserted
         }
+        #pinned
     }
 }
 

@@ -1,0 +1,360 @@
+//! The engine: the `jsonschema` crate, reading the pinned schema documents
+//! with concord's annotations given their meaning. It checks the keywords no
+//! generated type expresses (`not`, `if`/`then`/`else`, `contains`,
+//! `propertyNames`, type-less schemas such as `{"maxLength": 2}`...) when a
+//! record is read, and a whole value against its schema in `validate`.
+//!
+//! The crate is built without its default features, so it has no way to
+//! fetch a remote `$ref` (nor a file): a reference outside the registry fails
+//! when the validator is built, which the generator does for every record
+//! type. `format` stays an annotation, as 2020-12 says.
+
+use crate::pinned::Note;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{Draft, Keyword, Registry, ValidationError, Validator};
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The base URI of a schema document without `$id`: its path in the
+/// registry, below a host that can never resolve (nothing is fetched).
+pub const BASE: &str = "https://registry.concord.invalid/";
+
+/// At most this many notes are given for one refused value (ADR-0060).
+pub const MAX_NOTES: usize = 3;
+
+/// The notes on why `value` fails the validator, in the engine's order, at
+/// most `limit`; and whether there are more.
+pub fn notes(validator: &Validator, value: &Value, limit: usize) -> (Vec<Note>, bool) {
+    let mut notes = Vec::new();
+    for error in validator.iter_errors(value) {
+        for note in describe(&error) {
+            if notes.len() == limit {
+                return (notes, true);
+            }
+            notes.push(note);
+        }
+    }
+    (notes, false)
+}
+
+/// The first note on why `value` fails, if it does.
+pub fn first_note(validator: &Validator, value: &Value) -> Option<Note> {
+    if validator.is_valid(value) {
+        return None;
+    }
+    notes(validator, value, 1).0.pop()
+}
+
+/// An engine error as notes that never repeat the refused value (ADR-0060):
+/// what is wrong, said with the schema's words only. A property the schema
+/// does not allow is a note of its own, at the property.
+fn describe(error: &ValidationError<'_>) -> Vec<Note> {
+    let pointer = error.instance_path().as_str().to_owned();
+    let mut schema_path = error.schema_path().as_str().to_owned();
+    let mut keyword = error.kind().keyword().to_owned();
+    // The rewrite's keyword stands for the `type` beside it.
+    if keyword == INTEGER {
+        keyword = "type".to_owned();
+        schema_path = format!("{}/type", schema_path.strip_suffix(&format!("/{INTEGER}")).unwrap_or(&schema_path));
+    }
+    let note = |pointer: String, message: String| Note { pointer, keyword: keyword.clone(), schema_path: schema_path.clone(), message };
+    let plural = |count: u64, one: &str, many: &str| format!("{count} {}", if count == 1 { one } else { many });
+    let message = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            let why = if keyword == "additionalProperties" { "is not allowed (additionalProperties)" } else { "is not allowed (unevaluatedProperties)" };
+            return unexpected.iter().map(|key| note(format!("{pointer}/{}", crate::escape_pointer_token(key)), why.to_owned())).collect();
+        }
+        ValidationErrorKind::PropertyNames { error } => {
+            // The inner error is about the name itself: point at the property.
+            let name = error.instance().as_str().map(crate::escape_pointer_token).unwrap_or_default();
+            let inner = describe(error).into_iter().next().map(|inner| inner.message).unwrap_or_default();
+            return vec![note(format!("{pointer}/{name}"), format!("its name {inner} (propertyNames)"))];
+        }
+        ValidationErrorKind::AdditionalItems { limit } => format!("has more than {}", plural(*limit as u64, "item", "items")),
+        ValidationErrorKind::UnevaluatedItems { .. } => "has items the schema does not allow (unevaluatedItems)".to_owned(),
+        ValidationErrorKind::AnyOf { .. } => "is not valid under any of the schemas in anyOf".to_owned(),
+        ValidationErrorKind::OneOfNotValid { .. } => "is not valid under any of the schemas in oneOf".to_owned(),
+        ValidationErrorKind::OneOfMultipleValid { .. } => "is valid under more than one of the schemas in oneOf".to_owned(),
+        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => "could not be matched against its pattern".to_owned(),
+        ValidationErrorKind::Pattern { pattern } => format!("does not match pattern {}", quoted(pattern)),
+        ValidationErrorKind::Constant { .. } => "is not the value const requires".to_owned(),
+        ValidationErrorKind::Enum { .. } => "is not one of the values enum allows".to_owned(),
+        ValidationErrorKind::Contains => "has no item valid under contains".to_owned(),
+        ValidationErrorKind::ContentEncoding { content_encoding } => format!("is not in content encoding {}", quoted(content_encoding)),
+        ValidationErrorKind::FromUtf8 { .. } => "does not decode to UTF-8 text".to_owned(),
+        ValidationErrorKind::ContentMediaType { content_media_type } => format!("is not of media type {}", quoted(content_media_type)),
+        ValidationErrorKind::Custom { message, .. } => message.clone(),
+        ValidationErrorKind::ExclusiveMaximum { limit } => format!("is not less than {limit}"),
+        ValidationErrorKind::ExclusiveMinimum { limit } => format!("is not greater than {limit}"),
+        ValidationErrorKind::Maximum { limit } => format!("is greater than the maximum of {limit}"),
+        ValidationErrorKind::Minimum { limit } => format!("is less than the minimum of {limit}"),
+        ValidationErrorKind::FalseSchema => "is not allowed (the schema is false)".to_owned(),
+        ValidationErrorKind::Format { format } => format!("is not a {}", quoted(format)),
+        ValidationErrorKind::MaxItems { limit } => format!("has more than {}", plural(*limit, "item", "items")),
+        ValidationErrorKind::MinItems { limit } => format!("has fewer than {}", plural(*limit, "item", "items")),
+        ValidationErrorKind::MaxLength { limit } => format!("is longer than {}", plural(*limit, "character", "characters")),
+        ValidationErrorKind::MinLength { limit } => format!("is shorter than {}", plural(*limit, "character", "characters")),
+        ValidationErrorKind::MaxProperties { limit } => format!("has more than {}", plural(*limit, "property", "properties")),
+        ValidationErrorKind::MinProperties { limit } => format!("has fewer than {}", plural(*limit, "property", "properties")),
+        ValidationErrorKind::MultipleOf { multiple_of } => format!("is not a multiple of {}", json!(multiple_of)),
+        ValidationErrorKind::Not { .. } => "is valid under the schema in not".to_owned(),
+        ValidationErrorKind::Required { property } => match property {
+            Value::String(name) => format!("lacks the required property {}", quoted(name)),
+            _ => "lacks a required property".to_owned(),
+        },
+        ValidationErrorKind::Type { kind: TypeKind::Single(one) } => format!("is not of type \"{one}\""),
+        ValidationErrorKind::Type { kind: TypeKind::Multiple(many) } => {
+            let names: Vec<String> = many.iter().map(|one| format!("\"{one}\"")).collect();
+            format!("is not of types {}", names.join(", "))
+        }
+        ValidationErrorKind::UniqueItems => "has non-unique items".to_owned(),
+        ValidationErrorKind::Referencing(problem) => format!("cannot be checked: {problem}"),
+    };
+    vec![note(pointer, message)]
+}
+
+/// A text of the schema's, in double quotes, escaped as JSON escapes it.
+fn quoted(text: &str) -> String {
+    Value::String(text.to_owned()).to_string()
+}
+
+/// A validator for one document alone (its base: its `$id`, else [`BASE`]).
+pub fn build(document: &str, pointer: &str) -> Result<Validator, String> {
+    let base = format!("{BASE}document.json");
+    build_in(&[(base.as_str(), document)], 0, pointer)
+}
+
+/// A validator of `{"$ref": "<base>#<pointer>"}`, `base` the URI of
+/// `documents[document]`, over every document as a registered resource.
+pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> Result<Validator, String> {
+    build_many(documents, document, &[pointer])
+}
+
+/// One validator over several subschemas of `documents[document]` (their
+/// `anyOf`): the generator builds it once per entry to learn whether the
+/// engine can check every record type of it, parsing and compiling once.
+pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]) -> Result<Validator, String> {
+    let mut resources = Vec::with_capacity(documents.len());
+    let mut base = String::new();
+    for (index, (uri, text)) in documents.iter().enumerate() {
+        let mut contents: Value = serde_json::from_str(text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
+        keep_concord_meaning(&mut contents);
+        shorten_reference_chains(&mut contents);
+        // Registered under its `$id` and under the URI the registry gives it,
+        // when they differ (a `$ref` may use either).
+        if let Some(Value::String(id)) = contents.get("$id") {
+            let id = id.trim_end_matches('#');
+            if id != *uri {
+                resources.push((id.to_owned(), contents.clone()));
+            }
+        }
+        let uri = (*uri).to_owned();
+        if index == document {
+            for pointer in pointers {
+                if !pointer.is_empty() && !pointer.starts_with('/') {
+                    return Err(format!("{pointer:?} is not a JSON pointer"));
+                }
+                if contents.pointer(pointer).is_none() {
+                    return Err(format!("no subschema at {pointer:?}"));
+                }
+            }
+            base = uri.clone();
+        }
+        resources.push((uri, contents));
+    }
+    let registry = Registry::new()
+        .draft(Draft::Draft202012)
+        .extend(resources)
+        .and_then(|builder| builder.prepare())
+        .map_err(|error| format!("the schema documents cannot be registered: {error}"))?;
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(false)
+        .offline()
+        .with_registry(&registry)
+        .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
+        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)))
+        .build(&match pointers {
+            [pointer] => json!({"$ref": format!("{base}#{}", fragment(pointer))}),
+            pointers => json!({"anyOf": pointers.iter().map(|pointer| json!({"$ref": format!("{base}#{}", fragment(pointer))})).collect::<Vec<_>>()}),
+        })
+        .map_err(|error| match pointers {
+            [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
+            _ => format!("a subschema cannot be enforced: {}", error.masked()),
+        })
+}
+
+/// `"x-typed-id": "<prefix>"`: a string is `<prefix>_` and a lowercase UUIDv7.
+const TYPED_ID: &str = "x-typed-id";
+
+/// Added by the rewrite beside every `type` that allows integers but not
+/// numbers: such a number is written without fraction or exponent.
+const INTEGER: &str = "x-concord-integer";
+
+struct TypedId(String);
+
+impl<'i> Keyword<'i> for TypedId {
+    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
+        if self.is_valid(instance) {
+            Ok(())
+        } else {
+            Err(ValidationError::custom(format!("is not a typed id {} (the prefix, an underscore, a lowercase UUIDv7)", quoted(&self.0))))
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        instance.as_str().is_none_or(|text| crate::typed_id::check_typed_id(text, &self.0))
+    }
+}
+
+struct Integer;
+
+impl<'i> Keyword<'i> for Integer {
+    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
+        if self.is_valid(instance) {
+            Ok(())
+        } else {
+            Err(ValidationError::custom("is not of type \"integer\" (it is written with a fraction or an exponent)"))
+        }
+    }
+
+    /// serde_json reads `1.0` and `1e2` as floats, `1` as an integer: the
+    /// layout the types hold to (JSON Schema calls `1.0` an integer).
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        !matches!(instance, Value::Number(number) if number.is_f64())
+    }
+}
+
+/// concord's annotations keep their meaning under the engine: the fixed
+/// rewrite of a pinned document before the engine reads it
+/// (docs/validation.md). It changes only what the types would otherwise
+/// read differently from the engine:
+/// - `"x-open-enum": true` removes its `enum`: the types keep any other string;
+/// - a `type` that allows `integer` but not `number` gets `"x-concord-integer":
+///   true`: an integer is written without fraction or exponent;
+/// - `x-typed-id` is a keyword of the engine's (registered, not rewritten).
+fn keep_concord_meaning(document: &mut Value) {
+    // A loop over a stack, not recursion: documents may nest deeply. Each
+    // entry says whether it is a map of schemas by name (`properties`...),
+    // whose keys are names, not keywords.
+    let mut stack = vec![(document, false)];
+    while let Some((value, names)) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if names {
+                    stack.extend(object.values_mut().map(|schema| (schema, false)));
+                    continue;
+                }
+                if object.get("x-open-enum") == Some(&Value::Bool(true)) {
+                    object.remove("enum");
+                }
+                if allows_integers_only(object) {
+                    object.insert(INTEGER.to_owned(), Value::Bool(true));
+                }
+                for (key, item) in object.iter_mut() {
+                    match key.as_str() {
+                        // Data, not schemas.
+                        "enum" | "const" | "default" | "examples" => {}
+                        "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" | "dependencies" => stack.push((item, true)),
+                        _ => stack.push((item, false)),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut().map(|item| (item, false))),
+            _ => {}
+        }
+    }
+}
+
+/// Keywords that change nothing a value is checked against.
+const ANNOTATIONS: &[&str] = &["title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"];
+
+/// Points each `$ref` that only passes a value on (a schema of `$ref` and
+/// annotations, to another such schema of the same document...) at the end
+/// of its chain. The engine checks a value through each link by recursion:
+/// a chain of 3,000 overflowed a 2 MB stack in a debug build. The same
+/// checks, so no change of meaning; applied only to references by JSON
+/// pointer in documents without embedded `$id`s or dynamic references,
+/// where a fragment means the same place wherever it stands.
+fn shorten_reference_chains(document: &mut Value) {
+    let mut links: HashMap<String, String> = HashMap::new();
+    let mut stack = vec![(&*document, String::new())];
+    while let Some((value, pointer)) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if (!pointer.is_empty() && object.contains_key("$id")) || object.contains_key("$dynamicRef") || object.contains_key("$recursiveRef") {
+                    return;
+                }
+                if let Some(Value::String(target)) = object.get("$ref") {
+                    let plain = object.keys().all(|key| key == "$ref" || ANNOTATIONS.contains(&key.as_str()));
+                    if let Some(target) = target.strip_prefix('#').filter(|target| plain && (target.is_empty() || target.starts_with('/')) && !target.contains('%')) {
+                        links.insert(pointer.clone(), target.to_owned());
+                    }
+                }
+                for (key, item) in object {
+                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                        stack.push((item, format!("{pointer}/{}", crate::escape_pointer_token(key))));
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter().enumerate().map(|(index, item)| (item, format!("{pointer}/{index}")))),
+            _ => {}
+        }
+    }
+    let mut ends: HashMap<&str, String> = HashMap::new();
+    let mut cyclic: HashSet<&str> = HashSet::new();
+    for start in links.keys() {
+        let mut path: Vec<&str> = Vec::new();
+        let mut on_path: HashSet<&str> = HashSet::new();
+        let mut at: &str = start;
+        let end = loop {
+            if let Some(end) = ends.get(at) {
+                break Some(end.clone());
+            }
+            if cyclic.contains(at) || !on_path.insert(at) {
+                break None;
+            }
+            path.push(at);
+            match links.get(at) {
+                Some(next) if links.contains_key(next.as_str()) => at = next,
+                Some(next) => break Some(next.clone()),
+                None => break None,
+            }
+        };
+        match end {
+            Some(end) => ends.extend(path.into_iter().map(|link| (link, end.clone()))),
+            // A cycle of links: left as it is, for the reader has refused it.
+            None => cyclic.extend(path),
+        }
+    }
+    let ends: Vec<(String, String)> = ends.into_iter().map(|(link, end)| (link.to_owned(), end)).collect();
+    for (link, end) in ends {
+        if let Some(Value::Object(object)) = document.pointer_mut(&link) {
+            object.insert("$ref".to_owned(), Value::String(format!("#{}", fragment(&end))));
+        }
+    }
+}
+
+fn allows_integers_only(schema: &Map<String, Value>) -> bool {
+    match schema.get("type") {
+        Some(Value::String(one)) => one == "integer",
+        Some(Value::Array(many)) => many.iter().any(|one| one == "integer") && !many.iter().any(|one| one == "number"),
+        _ => false,
+    }
+}
+
+/// A JSON pointer as a URI fragment (RFC 6901 §6): what is not allowed there, percent-encoded.
+fn fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for byte in pointer.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
