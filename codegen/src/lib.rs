@@ -40,6 +40,31 @@ pub fn load(registry_dir: &Path) -> Result<model::Model, Errors> {
     Ok(model)
 }
 
+/// The pinned schema of a registry's record type, named as `concord
+/// validate` names it: a root's name, or any record type's `Entry.Type`.
+/// The documents are leaked: this is for a command that checks and exits.
+pub fn pinned_schema(model: &model::Model, name: &str) -> Result<&'static concord_runtime::pinned::Schema, Errors> {
+    let found = model.ids().find(|&id| {
+        let def = model.get(id);
+        def.pinned && (model.label(id) == name || (def.is_root && def.name == name))
+    });
+    let Some(id) = found else {
+        let names: Vec<String> = model.ids().filter(|&id| model.get(id).is_root && model.get(id).pinned).map(|id| model.get(id).name.clone()).collect();
+        return Err(Errors::one(std::path::Path::new(name), "", format!("no record type of that name in the registry (a root: {}; or any record type as Entry.Type)", names.join(", "))));
+    };
+    let def = model.get(id);
+    let documents: Vec<&'static concord_runtime::pinned::Document> = schema::engine::documents(model, def.module)
+        .into_iter()
+        .map(|module| {
+            let module = &model.modules[module];
+            let leak = |text: &str| -> &'static str { Box::leak(text.to_owned().into_boxed_str()) };
+            &*Box::leak(Box::new(concord_runtime::pinned::Document { uri: leak(&module.base), digest: leak(&module.digest), text: leak(&module.text) }))
+        })
+        .collect();
+    let pointer: &'static str = Box::leak(def.origin.pointer.clone().into_boxed_str());
+    Ok(Box::leak(Box::new(concord_runtime::pinned::Schema::new(documents.leak(), pointer))))
+}
+
 /// One generated file: where it goes below the output folder, and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {

@@ -142,6 +142,21 @@ enum Command {
     /// `python -m concord_runtime json` does them: same bytes, same exit codes.
     #[command(subcommand)]
     Json(JsonCommand),
+    /// Check a JSON file against a record type's pinned schema, all of it,
+    /// as `validate` in the bindings does (and `python -m concord_runtime
+    /// validate PACKAGE NAME FILE`, with the same output and exit codes):
+    /// exit 0 with `ok`, 1 with at most three notes on standard error, 2
+    /// when the registry, the name or the file cannot be used.
+    Validate {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// A root's name (`ClsArtifact`), or any record type's `Entry.Type` (`ClsArtifact.Session`).
+        name: String,
+        /// A path, or - for standard input.
+        file: PathBuf,
+        #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
+        max_bytes: usize,
+    },
 }
 
 #[derive(Subcommand)]
@@ -166,6 +181,9 @@ fn main() -> ExitCode {
     let command = Cli::parse().command;
     if let Command::Json(json) = command {
         return run_json(json);
+    }
+    if let Command::Validate { registry, name, file, max_bytes } = command {
+        return run_validate(&registry, &name, &file, max_bytes);
     }
     match run(command) {
         Ok(code) => code,
@@ -268,26 +286,72 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Ok(if summary.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Json(_) => unreachable!("handled by run_json"),
+        Command::Json(_) | Command::Validate { .. } => unreachable!("handled by run_json and run_validate"),
+    }
+}
+
+/// The bytes of FILE, or of standard input for `-`; else the message to show.
+fn read_input(file: &std::path::Path) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let read = if file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(file).map(|read| bytes = read)
+    };
+    read.map(|()| bytes).map_err(|error| {
+        // The OS's words only, as Python's strerror gives them.
+        let reason = error.to_string();
+        let reason = reason.split(" (os error").next().unwrap_or_default().to_owned();
+        format!("error: cannot read {}: {reason}", file.display())
+    })
+}
+
+/// Exit codes: 0 valid, 1 refused (the notes on standard error), 2 the
+/// registry, the name or the file cannot be used.
+fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, max_bytes: usize) -> ExitCode {
+    let schema = match concord_codegen::load(registry).and_then(|model| concord_codegen::pinned_schema(&model, name)) {
+        Ok(schema) => schema,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return ExitCode::from(2);
+        }
+    };
+    let bytes = match read_input(file) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let value = match strict::read_with(&bytes, strict::Limits { max_bytes }) {
+        Ok(value) => value,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match schema.validate(&value) {
+        Ok(()) => {
+            println!("ok");
+            ExitCode::SUCCESS
+        }
+        Err(refusal) => {
+            eprintln!("{refusal}");
+            ExitCode::FAILURE
+        }
     }
 }
 
 /// Exit codes: 0 done, 1 the input was refused, 2 the file could not be read.
 fn run_json(command: JsonCommand) -> ExitCode {
     let (JsonCommand::Check(args) | JsonCommand::Canon(args) | JsonCommand::Digest(args)) = &command;
-    let mut bytes = Vec::new();
-    let read = if args.file.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::read(&args.file).map(|read| bytes = read)
+    let bytes = match read_input(&args.file) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
     };
-    if let Err(error) = read {
-        // The OS's words only, as Python's strerror gives them.
-        let reason = error.to_string();
-        let reason = reason.split(" (os error").next().unwrap_or_default();
-        eprintln!("error: cannot read {}: {reason}", args.file.display());
-        return ExitCode::from(2);
-    }
     let limits = strict::Limits { max_bytes: args.max_bytes };
     let output = match command {
         JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(|e| e.to_string()),

@@ -1,6 +1,10 @@
 """``python -m concord_runtime json check|canon|digest FILE``: the same output
 bytes, exit codes and error kinds as ``concord json`` in Rust.
 
+``python -m concord_runtime validate PACKAGE NAME FILE``: checks FILE against
+the pinned schema of a record type of a generated package (NAME: a root's
+name, or ``Entry.Type``), with the same output as ``concord validate``.
+
 Exit codes: 0 done, 1 the input was refused, 2 the file could not be read
 or the command was misused.
 """
@@ -8,10 +12,12 @@ or the command was misused.
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import sys
 
 from concord_runtime import canonical, strict
+from concord_runtime.pinned import PinnedSchema, Refusal
 
 
 def _size(text: str) -> int:
@@ -19,6 +25,27 @@ def _size(text: str) -> int:
     if re.fullmatch(r"\+?[0-9]+", text) is None or int(text) >= 2**64:
         raise argparse.ArgumentTypeError(f"invalid size {text!r}: expected a whole number of bytes")
     return int(text)
+
+
+def _schema(package: str, name: str) -> PinnedSchema | None:
+    """The pinned schema ``name`` names in the generated ``package``, or ``None`` (said why)."""
+    try:
+        records: dict[str, str] = importlib.import_module(f"{package}._schemas").RECORDS
+    except (ImportError, AttributeError) as error:
+        print(f"error: {package} is no package concord generated: {error}", file=sys.stderr)
+        return None
+    path = records.get(name)
+    if path is None:
+        roots = ", ".join(key for key in records if "." not in key)
+        print(
+            f"error: {name}: no record type of that name in the registry (a root: {roots}; "
+            "or any record type as Entry.Type)",
+            file=sys.stderr,
+        )
+        return None
+    module, _, attribute = path.rpartition(".")
+    schema: PinnedSchema = getattr(importlib.import_module(f"{package}.{module}"), attribute).SCHEMA
+    return schema
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,8 +61,16 @@ def main(argv: list[str] | None = None) -> int:
         command = actions.add_parser(action, help=text)
         command.add_argument("file", help="a path, or - for standard input")
         command.add_argument("--max-bytes", type=_size, default=strict.DEFAULT_MAX_BYTES)
+    validate = commands.add_parser("validate", help="check FILE against a record type's pinned schema")
+    validate.add_argument("package", help="a generated package, e.g. concord_registry")
+    validate.add_argument("name", help="a root's name, or Entry.Type")
+    validate.add_argument("file", help="a path, or - for standard input")
+    validate.add_argument("--max-bytes", type=_size, default=strict.DEFAULT_MAX_BYTES)
     arguments = parser.parse_args(argv)
 
+    schema = _schema(arguments.package, arguments.name) if arguments.group == "validate" else None
+    if arguments.group == "validate" and schema is None:
+        return 2
     try:
         if arguments.file == "-":
             data = sys.stdin.buffer.read()
@@ -45,6 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         print(f"error: cannot read {arguments.file}: {error.strerror}", file=sys.stderr)
         return 2
+    if schema is not None:
+        try:
+            schema.validate_json(data, max_bytes=arguments.max_bytes)
+        except strict.JsonError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        except Refusal as refusal:
+            print(refusal, file=sys.stderr)
+            return 1
+        sys.stdout.write("ok\n")
+        return 0
     try:
         if arguments.action == "check":
             strict.check(data, max_bytes=arguments.max_bytes)

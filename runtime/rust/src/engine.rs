@@ -219,9 +219,10 @@ impl<'i> Keyword<'i> for Integer {
     }
 
     /// serde_json reads `1.0` and `1e2` as floats, `1` as an integer: the
-    /// layout the types hold to (JSON Schema calls `1.0` an integer).
+    /// layout the types hold to (JSON Schema calls `1.0` an integer). A
+    /// float with a fraction is `type`'s to refuse.
     fn is_valid(&self, instance: &'i Value) -> bool {
-        !matches!(instance, Value::Number(number) if number.is_f64())
+        !matches!(instance, Value::Number(number) if number.as_f64().is_some_and(|float| number.is_f64() && float.fract() == 0.0))
     }
 }
 

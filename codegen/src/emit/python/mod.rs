@@ -28,23 +28,29 @@ fn schemas(model: &Model) -> String {
     out.push_str("import concord_runtime\n\n");
     out.push_str("PINNED_SCHEMAS: tuple[concord_runtime.PinnedDocument, ...] = (\n");
     // Long lines by nature, the pinned texts escaped: excused from the line limit.
-    let line = |name: &str, literal: String| {
-        let line = format!("        {name}={literal},");
-        if layout::overlong(&line) {
-            line + "  # noqa: E501\n"
-        } else {
-            line + "\n"
-        }
-    };
+    let line = |line: String| if layout::overlong(&line) { line + "  # noqa: E501\n" } else { line + "\n" };
     for module in &model.modules {
         out.push_str(&format!(
             "    concord_runtime.PinnedDocument(\n{}{}{}    ),\n",
-            line("uri", string_literal(&module.base)),
-            line("digest", string_literal(&module.digest)),
-            line("text", string_literal(&module.text))
+            line(format!("        uri={},", string_literal(&module.base))),
+            line(format!("        digest={},", string_literal(&module.digest))),
+            line(format!("        text={},", string_literal(&module.text)))
         ));
     }
     out.push_str(")\n");
+    // What `python -m concord_runtime validate` names, as `concord validate` does.
+    out.push_str("\nRECORDS: dict[str, str] = {\n");
+    for id in model.ids().filter(|id| model.get(*id).pinned) {
+        let path = string_literal(&record_path(model, id));
+        let mut names = vec![model.label(id)];
+        if model.get(id).is_root {
+            names.insert(0, model.get(id).name.clone());
+        }
+        for name in names {
+            out.push_str(&line(format!("    {}: {path},", string_literal(&name))));
+        }
+    }
+    out.push_str("}\n\"\"\"The record types with a pinned schema, by root name and by `Entry.Type`: their path in the package.\"\"\"\n");
     out
 }
 
