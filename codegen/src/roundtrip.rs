@@ -219,9 +219,18 @@ impl Harness {
     pub fn prepare(config: &Config, work_dir: &Path) -> Result<Harness, Errors> {
         let model = crate::load(config.registry_dir())?;
         let entries = crate::registry::load(config.registry_dir())?.schemas.into_iter().map(|schema| schema.name).collect();
-        let python_paths: std::collections::HashMap<String, String> =
-            model.ids().filter(|id| model.is_record(*id)).map(|id| (model.label(id), emit::python::record_path(&model, id))).collect();
-        let roots = model.types.iter().filter(|t| t.is_root).map(|t| t.name.clone()).chain(python_paths.keys().cloned()).collect();
+        // Every record type by label, each root by its name too: the class's
+        // path in the package (a root named `DOCUMENTS` is the class `DOCUMENTS_`).
+        let python_paths: std::collections::HashMap<String, String> = model
+            .ids()
+            .filter(|id| model.is_record(*id))
+            .flat_map(|id| {
+                let path = emit::python::record_path(&model, id);
+                let root = model.get(id).is_root.then(|| (model.get(id).name.clone(), path.clone()));
+                std::iter::once((model.label(id), path)).chain(root)
+            })
+            .collect();
+        let roots = python_paths.keys().cloned().collect();
         let files = config.files(&model);
 
         let registry = config.registry_dir().canonicalize().unwrap_or_else(|_| config.registry_dir().to_path_buf());
@@ -324,7 +333,7 @@ impl Harness {
     /// Runs fixtures through the built Rust harness and the Python package.
     pub fn run(&self, fixtures: &[Fixture], python: &Path) -> Result<Report, Errors> {
         let rust = answers(rebuildable(&self.rust_harness()), fixtures, |root| root.to_owned(), "Rust")?;
-        let python_name = |root: &str| self.python_paths.get(root).filter(|_| root.contains('.')).cloned().unwrap_or_else(|| root.to_owned());
+        let python_name = |root: &str| self.python_paths.get(root).cloned().unwrap_or_else(|| root.to_owned());
         let python = answers(rebuildable(&self.python_harness(python)?), fixtures, python_name, "Python")?;
         let cases = fixtures
             .iter()

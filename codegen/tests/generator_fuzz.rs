@@ -45,6 +45,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("tuple-items-recursive-merge", None),
     ("tuple-items-ref-declared-then-dropped", None),
     ("type-named-like-a-record-constant", None),
+    ("types-named-like-generated-statics", None),
     ("types-named-like-serde-generics", None),
     ("union-containing-itself-through-an-object", None),
     ("union-containing-itself-through-arrays", Some("at /$defs/Tree: `Tree` contains itself through arrays or maps with no object in between")),

@@ -156,7 +156,11 @@ impl Validator {
     #[new]
     fn new(documents: Vec<(String, String)>, pointer: &str) -> PyResult<Self> {
         let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
-        engine::build_in(&documents, 0, pointer).map(Validator).map_err(PyValueError::new_err)
+        // A panic of the crate is a refusal, as in Rust (`pinned::Schema`).
+        std::panic::catch_unwind(|| engine::build_in(&documents, 0, pointer))
+            .unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
+            .map(Validator)
+            .map_err(PyValueError::new_err)
     }
 
     /// At most `limit` notes on why `value` (a Python JSON value) fails, and

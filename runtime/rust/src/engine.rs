@@ -141,11 +141,18 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
         keep_concord_meaning(&mut contents);
         shorten_reference_chains(&mut contents);
         // Registered under its `$id` and under the URI the registry gives it,
-        // when they differ (a `$ref` may use either).
+        // when they differ (a `$ref` may use either). The second copy has no
+        // `$id` of its own: with it, both copies would hold one anchor under
+        // one URI, and the crate panics on resolving it (it takes the copy
+        // at random; `a_document_known_by_two_uris_resolves_its_anchors`).
         if let Some(Value::String(id)) = contents.get("$id") {
-            let id = id.trim_end_matches('#');
+            let id = id.trim_end_matches('#').to_owned();
             if id != *uri {
-                resources.push((id.to_owned(), contents.clone()));
+                let mut alias = contents.clone();
+                if let Value::Object(object) = &mut alias {
+                    object.remove("$id");
+                }
+                resources.push((id, std::mem::replace(&mut contents, alias)));
             }
         }
         let uri = (*uri).to_owned();

@@ -110,7 +110,9 @@ impl Schema {
     fn validator(&self) -> Result<&jsonschema::Validator, Refusal> {
         let built = self.validator.get_or_init(|| {
             let documents: Vec<(&str, &str)> = self.documents.iter().map(|document| (document.uri, document.text)).collect();
-            crate::engine::build_in(&documents, 0, self.pointer)
+            // The generator built this validator already; should the crate
+            // panic all the same, that is a refusal here too, not a crash.
+            std::panic::catch_unwind(|| crate::engine::build_in(&documents, 0, self.pointer)).unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
         });
         // The generator builds every validator before it writes bindings;
         // should one fail here all the same, every value is refused, and says why.

@@ -12,6 +12,9 @@ const NOT_RAW: &[&str] = &["crate", "self", "super", "Self"];
 /// Prelude names the generated code uses unqualified, for readability; a
 /// schema type of that name is renamed rather than shadow them.
 const PRELUDE: &[&str] = &["Box", "Option", "String", "Vec", "Some", "None", "Ok", "Err", "Result"];
+/// The statics generated code defines beside the types (the pinned schema
+/// files): a tuple struct of that name would be a second value of it.
+const STATICS: &[&str] = &["PINNED", "DOCUMENTS"];
 
 /// A struct field from a snake_case word: `type` becomes `r#type`.
 pub fn field(word: &str) -> String {
@@ -24,10 +27,10 @@ pub fn field(word: &str) -> String {
     }
 }
 
-/// Whether a type or variant may not take this name: `Self`, and the
-/// prelude names generated code refers to (`Option`).
+/// Whether a type or variant may not take this name: `Self`, the prelude
+/// names generated code refers to (`Option`), and its own statics (`PINNED`).
 pub fn reserves_type(word: &str) -> bool {
-    NOT_RAW.contains(&word) || PRELUDE.contains(&word)
+    NOT_RAW.contains(&word) || PRELUDE.contains(&word) || STATICS.contains(&word)
 }
 
 /// A type or variant: the name both languages give it (`crate::emit::type_name`).

@@ -127,3 +127,24 @@ fn a_long_ref_chain_is_checked_in_one_step() {
     let beside = build(r##"{"$defs": {"a": {"$ref": "#/$defs/b", "maxLength": 1}, "b": {"type": "string"}}, "$ref": "#/$defs/a"}"##, "").unwrap();
     assert!(!beside.is_valid(&json!("ab")) && beside.is_valid(&json!("a")));
 }
+
+/// A document the registry knows by a URI other than its `$id`, whose
+/// `$ref`s name an anchor: the crate panicked on nearly half of such builds
+/// when both copies said the same `$id`.
+#[test]
+fn a_document_known_by_two_uris_resolves_its_anchors() {
+    let document = r##"{"$id": "https://example.com/a", "$ref": "#foo", "$defs": {"A": {"$anchor": "foo", "type": "integer"}}}"##;
+    for _ in 0..40 {
+        let built = std::panic::catch_unwind(|| {
+            let validator = super::build_in(&[("https://registry.concord.invalid/a.json", document)], 0, "").unwrap();
+            (validator.is_valid(&json!(1)), validator.is_valid(&json!("x")))
+        });
+        assert_eq!(built.ok(), Some((true, false)));
+    }
+    // Either name reaches the document, an anchor of it too.
+    let other = r##"{"properties": {"a": {"$ref": "https://example.com/a#foo"}, "b": {"$ref": "https://registry.concord.invalid/a.json#/$defs/A"}}}"##;
+    let documents = [("https://registry.concord.invalid/b.json", other), ("https://registry.concord.invalid/a.json", document)];
+    let validator = super::build_in(&documents, 0, "").unwrap();
+    assert!(validator.is_valid(&json!({"a": 1, "b": 2})));
+    assert!(!validator.is_valid(&json!({"a": "x"})) && !validator.is_valid(&json!({"b": "x"})));
+}
