@@ -41,7 +41,9 @@ fn corpus_instances_agree_in_both_languages_and_with_the_validator() {
     let work_dir = workspace().join("target/concord-corpus");
     let harness_dir = workspace().join("target/concord-roundtrip");
     let options = survey::Options { work_dir: &work_dir, harness_dir: &harness_dir, python: &python, isolate_failures: false };
-    let result = survey::run(candidates, &options).unwrap();
+    let plan = survey::plan(candidates, &work_dir).unwrap();
+    let planned = started.elapsed();
+    let result = survey::build(plan, &options);
 
     let mut problems = String::new();
     if let Build::Failed { stage, message } = &result.build {
@@ -64,11 +66,12 @@ fn corpus_instances_agree_in_both_languages_and_with_the_validator() {
     let total_instances: usize = result.entries.iter().map(|entry| entry.candidate.instances.len()).sum();
     let report = format!(
         "corpus: {bound} of {} schemas generate, compile and import as one registry; {agreeing} of {} instances checked agree \
-         ({total_instances} in the corpus); {} disagreements, {with_validator} of them types against validator; {:.1}s",
+         ({total_instances} in the corpus); {} disagreements, {with_validator} of them types against validator; {:.1}s (plan {:.1}s)",
         result.entries.len(),
         checked.len(),
         failing.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        planned.as_secs_f64()
     );
     eprintln!("{}\n{report}", survey::corpus::markdown(&result));
     if bound < BOUND_AT_LEAST {
