@@ -2,7 +2,7 @@
 ``cargo typify`` (Rust) and ``datamodel-codegen`` (pydantic v2), schema by
 schema, medians of repeated runs, the three tools in turn.
 
-    python3 benchmarks/corpus_generation.py [--corpus ../shared/corpus] [--repeats 5] [--timeout 120]
+    python3 benchmarks/corpus_generation.py [--corpus tests/vectors/corpus] [--repeats 5] [--timeout 120]
 
 The schemas are laid out by ``concord survey`` (run first, into
 ``<work-dir>/survey``): ``alone/<Name>/`` is one registry per schema, its main
@@ -165,7 +165,7 @@ def timed(command: list[str], cwd: Path, out: Path, timeout: float, log: Path) -
 
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    options.add_argument("--corpus", type=Path, default=ROOT / "tests" / "vectors" / "corpus")
     options.add_argument("--repeats", type=int, default=5, help="timed runs per tool and schema (default 5)")
     options.add_argument("--timeout", type=float, default=120.0, help="seconds before a run counts as refused")
     options.add_argument("--work-dir", type=Path, default=ROOT / "target" / "bench" / "corpus")
