@@ -12,8 +12,9 @@
 //!   into a `Value`, then the engine (the `jsonschema` crate);
 //! - `validate (parsed)`: `Pinned::validate(&value)` on values read before
 //!   timing: the engine alone;
-//! - `strict read`: `concord::runtime::strict::read(line)`, the first half of
-//!   `validate_json`, for reference.
+//! - `read (Value)`: `concord::runtime::read::value(line, ..)`, the
+//!   strict-profile read into a `Value` that `validate_json` does first, for
+//!   reference.
 //!
 //! Before timing, every line must pass all of them. Criterion reports each
 //! in MiB/s; then 11 rounds, each timing one pass of every benchmark (the
@@ -25,7 +26,7 @@
 mod common;
 
 use common::{lines, median, record_set_from_env, MIB};
-use concord::runtime::{strict, Pinned, Value};
+use concord::runtime::{read, strict, Pinned, Value};
 use criterion::{Criterion, SamplingMode, Throughput};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -45,12 +46,14 @@ struct Root<'a> {
 }
 
 impl<'a> Root<'a> {
-    /// Checks that every line passes every benchmark's reader.
+    /// Checks that every line passes every benchmark, and that the one-pass
+    /// reader reads it as the reference reader does.
     fn new<T: Pinned>(name: &'static str, bytes: &'a [u8], ranges: &[std::ops::Range<usize>]) -> Self {
         let lines = lines(bytes, ranges);
         let values: Vec<Value> = lines.iter().map(|line| strict::read(line).expect("a strict-profile line")).collect();
         for (line, value) in lines.iter().zip(&values) {
             T::from_json(line).expect("concord reads the line");
+            assert_eq!(read::value(line, strict::Limits::default()).as_ref(), Ok(value), "both readers read the line alike");
             T::validate_json(line).expect("the line passes validate_json");
             T::validate(value).expect("the value passes validate");
         }
@@ -87,10 +90,10 @@ impl<'a> Root<'a> {
                 }),
             },
             Pass {
-                label: "strict read",
+                label: "read (Value)",
                 run: Box::new(|| {
                     for line in &self.lines {
-                        black_box(strict::read(black_box(line)).unwrap());
+                        black_box(read::value(black_box(line), strict::Limits::default()).unwrap());
                     }
                 }),
             },
