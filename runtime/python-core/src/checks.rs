@@ -8,8 +8,9 @@ use concord_runtime::checks;
 use concord_runtime::number::{self, Divisor as RustDivisor};
 use concord_runtime::engine;
 use concord_runtime::pinned::Note;
+use concord_runtime::read;
 use concord_runtime::serde_json::{self, Value};
-use concord_runtime::strict::{self, Limits};
+use concord_runtime::strict::Limits;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt};
@@ -173,7 +174,7 @@ impl Validator {
     /// [`Validator::notes`] for a JSON document, read under the strict
     /// profile as the Rust runtime reads it (raises `JsonError`).
     fn notes_json(&self, py: Python<'_>, data: &[u8], max_bytes: usize, limit: usize) -> PyResult<(Vec<NoteTuple>, bool)> {
-        let value = py.detach(|| strict::read_with(data, Limits { max_bytes })).map_err(|error| crate::json_error(py, error))?;
+        let value = py.detach(|| read::value(data, Limits { max_bytes })).map_err(|error| crate::json_error(py, error))?;
         Ok(py.detach(|| self.notes_of(&value, limit)))
     }
 }

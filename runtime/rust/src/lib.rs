@@ -206,7 +206,7 @@ pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result
 #[cfg(feature = "validate")]
 pub fn from_json_asserted<T: Pinned>(bytes: &[u8]) -> Result<T, Error> {
     let record = from_json_with(bytes, strict::Limits::default())?;
-    let value = strict::read(bytes).map_err(Error::Json)?;
+    let value = read::value(bytes, strict::Limits::default()).map_err(Error::Json)?;
     match T::schema().first_note(&value) {
         // Where in the schema, too: the types' own messages never say so.
         Some(note) => Err(Error::Schema { pointer: note.pointer, message: format!("{} (schema {})", note.message, note.schema_path) }),

@@ -95,7 +95,7 @@ impl Schema {
     /// `from_json` does, then checks the value: [`crate::Error::Json`], or
     /// [`crate::Error::Invalid`] with the notes.
     pub fn validate_json(&self, bytes: &[u8]) -> Result<(), crate::Error> {
-        let value = crate::strict::read(bytes).map_err(crate::Error::Json)?;
+        let value = crate::read::value(bytes, crate::strict::Limits::default()).map_err(crate::Error::Json)?;
         self.validate(&value).map_err(crate::Error::Invalid)
     }
 
