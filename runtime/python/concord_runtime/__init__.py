@@ -12,7 +12,7 @@ except ImportError as error:  # a broken install, named plainly
         "concord_runtime's compiled core (concord_runtime._core) is missing: install the package with "
         "`pip install ./runtime/python` (needs cargo), or run scripts/test, which builds it in place"
     ) from error
-from concord_runtime import checks, unions
+from concord_runtime import batch, checks, unions
 from concord_runtime._json import RecordError, dumps
 from concord_runtime._model import Int64, Model, NotNull, OpenEnum, RootModel
 from concord_runtime.canonical import CanonicalError
@@ -32,6 +32,7 @@ __all__ = [
     "RecordError",
     "Refusal",
     "RootModel",
+    "batch",
     "checks",
     "dumps",
     "unions",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import IO, Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import pydantic
 import pydantic_core
-from concord_runtime import _core, canonical, strict
+from concord_runtime import _core, batch, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
 from concord_runtime.pinned import PinnedSchema
 from concord_runtime.unions import MARK
@@ -203,6 +203,13 @@ class _Record:
             if note is not None:
                 raise RecordError(note.pointer, f"{note.message} (schema {note.schema_path})")
         return cast(Self, record), data
+
+    @classmethod
+    def read_jsonl(cls, stream: IO[bytes], *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> batch.ReadOutcome[Self]:
+        """Reads a JSON Lines stream, a record a line: the records that read and, for each
+        line that did not, its number and error; one bad line never aborts the read
+        (:mod:`concord_runtime.batch`)."""
+        return batch.read_jsonl(cls, stream, max_bytes=max_bytes)  # type: ignore[type-var]
 
     def to_json(self) -> bytes:
         """Writes compact JSON: declared properties in schema order, then kept unknown keys as read.

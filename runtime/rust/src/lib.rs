@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+pub mod batch;
 pub mod bind;
 pub mod canonical;
 pub mod checks;
@@ -154,6 +155,16 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
         })
     }
 
+    /// Reads a JSON Lines stream, a record a line: the records that read and,
+    /// for each line that did not, its number and error; one bad line never
+    /// aborts the read ([`batch`]). Only an I/O error does.
+    fn read_jsonl<R: std::io::BufRead>(reader: R) -> std::io::Result<batch::ReadOutcome<Self>>
+    where
+        Self: Sized,
+    {
+        batch::read_jsonl(reader, strict::DEFAULT_MAX_BYTES)
+    }
+
     /// `sha256:<hex>` over the record's canonical JSON (`jcs-rfc8785-integer-v1`);
     /// a record holding a float has none.
     fn digest(&self) -> Result<String, Error> {
@@ -277,6 +288,19 @@ impl Error {
             pointer.push_str(&escape_pointer_token(field));
         }
         Error::Schema { pointer, message: mask_quoted(&message) }
+    }
+
+    /// What kind of refusal: the strict profile's kind (`duplicate-key`,
+    /// `too-large`...), `schema`, `write`, `canonical` or `invalid`; the same
+    /// words as the Python runtime's.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Json(error) | Error::Canonical(canonical::CanonicalError::Read(error)) => error.kind.name(),
+            Error::Schema { .. } => "schema",
+            Error::Write { .. } => "write",
+            Error::Canonical(_) => "canonical",
+            Error::Invalid(_) => "invalid",
+        }
     }
 
     /// The JSON pointer of the refused value, when the refusal has one.

@@ -1,0 +1,111 @@
+//! Batch reads with per-record isolation (ADR 0005's `EvidenceReadOutcome`):
+//! a JSON Lines stream gives the records that read and, for each line that
+//! did not, its number and why. One bad line never aborts the batch; a line
+//! longer than the size limit is a failed record, skipped without being held
+//! in memory, so memory stays bounded by the largest record, not the file.
+//! `concord_runtime.batch` in Python reads the same lines to the same
+//! outcome: the same failed lines, with the same error kinds.
+
+use crate::strict::{ErrorKind, JsonError};
+use crate::{Error, Record};
+use std::io::BufRead;
+use std::marker::PhantomData;
+
+/// What a batch read gave: the records that read, in order, and the lines that did not.
+#[derive(Debug)]
+pub struct ReadOutcome<T> {
+    pub records: Vec<T>,
+    pub failed: Vec<Failed>,
+}
+
+/// A line that did not read: its number (from 1) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failed {
+    pub line: usize,
+    pub error: Error,
+}
+
+/// Reads every line of `reader` as a record of `T` (each as `T::from_json`),
+/// collecting the records and the failed lines. Only an I/O error ends the
+/// read early.
+pub fn read_jsonl<T: Record, R: BufRead>(reader: R, max_bytes: usize) -> std::io::Result<ReadOutcome<T>> {
+    let mut outcome = ReadOutcome { records: Vec::new(), failed: Vec::new() };
+    for item in JsonLines::<T, R>::new(reader, max_bytes) {
+        match item? {
+            Ok(record) => outcome.records.push(record),
+            Err(failed) => outcome.failed.push(failed),
+        }
+    }
+    Ok(outcome)
+}
+
+/// The records of a JSON Lines stream one at a time, each `Ok` or the failed
+/// line. A line is what stands before a `\n`; the end of the stream ends the
+/// last line, and an empty rest after the last `\n` is no line. A line of
+/// more than `max_bytes` bytes (without its `\n`) fails as `too-large`.
+pub struct JsonLines<T, R> {
+    reader: R,
+    max_bytes: usize,
+    line: usize,
+    buffer: Vec<u8>,
+    record: PhantomData<fn() -> T>,
+}
+
+impl<T: Record, R: BufRead> JsonLines<T, R> {
+    pub fn new(reader: R, max_bytes: usize) -> Self {
+        JsonLines { reader, max_bytes, line: 0, buffer: Vec::new(), record: PhantomData }
+    }
+
+    /// The next line into `buffer`, unless it is longer than the limit:
+    /// `None` at the end of the stream, else whether it was too long.
+    fn next_line(&mut self) -> std::io::Result<Option<bool>> {
+        self.buffer.clear();
+        let (mut any, mut too_long) = (false, false);
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            if available.is_empty() {
+                return Ok(any.then_some(too_long));
+            }
+            any = true;
+            let (part, end) = match available.iter().position(|&byte| byte == b'\n') {
+                Some(at) => (&available[..at], Some(at + 1)),
+                None => (available, None),
+            };
+            if !too_long && self.buffer.len() + part.len() <= self.max_bytes {
+                self.buffer.extend_from_slice(part);
+            } else {
+                // Past the limit: the rest of the line is skipped, not kept.
+                too_long = true;
+                self.buffer.clear();
+            }
+            let consumed = end.unwrap_or(part.len());
+            self.reader.consume(consumed);
+            if end.is_some() {
+                return Ok(Some(too_long));
+            }
+        }
+    }
+}
+
+impl<T: Record, R: BufRead> Iterator for JsonLines<T, R> {
+    type Item = std::io::Result<Result<T, Failed>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let too_long = match self.next_line() {
+            Ok(Some(too_long)) => too_long,
+            Ok(None) => return None,
+            Err(error) => return Some(Err(error)),
+        };
+        self.line += 1;
+        let line = self.line;
+        if too_long {
+            let error = JsonError { kind: ErrorKind::TooLarge, offset: self.max_bytes, message: format!("the line exceeds the limit of {} bytes", self.max_bytes) };
+            return Some(Ok(Err(Failed { line, error: Error::Json(error) })));
+        }
+        Some(Ok(T::from_json(&self.buffer).map_err(|error| Failed { line, error })))
+    }
+}
