@@ -74,3 +74,47 @@ fn a_line_past_the_limit_is_skipped_unheld_and_the_next_reads() {
     assert_eq!(second.id, "e2");
     assert!(lines.next().is_none());
 }
+
+/// The same description for a JSON array's outcome: `N` is the item's index.
+fn describe_array(outcome: &batch::ArrayOutcome<concord::Evidence>, items: usize) -> String {
+    let mut records = outcome.records.iter();
+    let mut out = String::new();
+    for index in 0..items {
+        match outcome.failed.iter().find(|failed| failed.index == index) {
+            Some(failed) => {
+                let pointer = match failed.error.pointer() {
+                    None => "-",
+                    Some("") => "(root)",
+                    Some(pointer) => pointer,
+                };
+                out.push_str(&format!("{index} {} {pointer}\n", failed.error.kind()));
+            }
+            None => out.push_str(&format!("{index} ok {}\n", records.next().map_or("(none)", |record| record.id.as_str()))),
+        }
+    }
+    out
+}
+
+#[test]
+fn one_bad_item_of_an_array_fails_alone() {
+    let input = std::fs::read("tests/batch/evidence-array.json").unwrap();
+    let expected = std::fs::read_to_string("tests/batch/evidence-array.outcome").unwrap();
+    let outcome = concord::Evidence::read_json_array(&input).unwrap();
+    assert_eq!(describe_array(&outcome, expected.lines().count()), expected);
+    // What is no array of items fails as a whole, in the Python runtime's words too (tests/python/test_batch.py).
+    for (input, message) in ARRAY_REFUSALS {
+        let error = concord::Evidence::read_json_array(input.as_bytes()).unwrap_err();
+        assert_eq!(error.to_string(), *message, "{input}");
+    }
+    assert_eq!(concord::Evidence::read_json_array(b" [ ] ").unwrap().records.len(), 0);
+}
+
+const ARRAY_REFUSALS: &[(&str, &str)] = &[
+    ("{}", "syntax at byte 0: expected a JSON array of records"),
+    ("", "syntax at byte 0: expected a JSON array of records"),
+    ("[1, 2", "syntax at byte 5: the array of records is not closed"),
+    ("[1,]", "syntax at byte 3: expected a record before this"),
+    ("[,1]", "syntax at byte 1: expected a record before this"),
+    ("[1] x", "syntax at byte 4: trailing characters after the array of records"),
+    ("[\"]\"", "syntax at byte 4: the array of records is not closed"),
+];

@@ -5,7 +5,7 @@ import io
 from pathlib import Path
 
 from concord_registry import Evidence
-from concord_runtime import batch
+from concord_runtime import JsonError, batch
 
 BATCH = Path(__file__).resolve().parents[1] / "batch"
 
@@ -65,3 +65,37 @@ def test_a_line_past_the_limit_is_skipped_unheld_and_the_next_reads() -> None:
     assert isinstance(second, Evidence) and second.id == "e2"
     assert next(lines, None) is None
     assert raw.largest <= (1 << 20) + 1, "no read larger than the limit"
+
+
+def test_one_bad_item_of_an_array_fails_alone() -> None:
+    expected = (BATCH / "evidence-array.outcome").read_text()
+    outcome = Evidence.read_json_array((BATCH / "evidence-array.json").read_bytes())
+    records = iter(outcome.records)
+    out = []
+    for index in range(len(expected.splitlines())):
+        failed = next((failed for failed in outcome.failed if failed.index == index), None)
+        if failed is None:
+            out.append(f"{index} ok {next(records).id}\n")
+        else:
+            pointer = getattr(failed.error, "pointer", None)
+            shown = "-" if pointer is None else pointer or "(root)"
+            out.append(f"{index} {failed.kind} {shown}\n")
+    assert "".join(out) == expected
+    # The refusals of tests/batch.rs's ARRAY_REFUSALS, word for word.
+    refusals = [
+        ("{}", "syntax at byte 0: expected a JSON array of records"),
+        ("", "syntax at byte 0: expected a JSON array of records"),
+        ("[1, 2", "syntax at byte 5: the array of records is not closed"),
+        ("[1,]", "syntax at byte 3: expected a record before this"),
+        ("[,1]", "syntax at byte 1: expected a record before this"),
+        ("[1] x", "syntax at byte 4: trailing characters after the array of records"),
+        ('["]"', "syntax at byte 4: the array of records is not closed"),
+    ]
+    for data, message in refusals:
+        try:
+            Evidence.read_json_array(data.encode())
+        except JsonError as error:
+            assert str(error) == message, data
+        else:
+            raise AssertionError(f"{data!r} read")
+    assert Evidence.read_json_array(b" [ ] ").records == []

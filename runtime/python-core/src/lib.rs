@@ -112,6 +112,16 @@ fn format_float(value: f64) -> PyResult<String> {
     Ok(concord_runtime::float::format(value))
 }
 
+/// The byte ranges `(start, end)` of a top-level JSON array's items
+/// (`concord_runtime::batch::array_items`); raises `JsonError` for an input
+/// that is no array of items.
+#[pyfunction]
+fn array_items(py: Python<'_>, data: &[u8]) -> PyResult<Vec<(usize, usize)>> {
+    py.detach(|| concord_runtime::batch::array_items(data))
+        .map(|items| items.into_iter().map(|range| (range.start, range.end)).collect())
+        .map_err(|error| json_error(py, error))
+}
+
 /// `sha256:<hex>` over exact bytes.
 #[pyfunction]
 fn digest_bytes(data: &[u8]) -> String {
@@ -130,6 +140,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(write_record, module)?)?;
     module.add_function(wrap_pyfunction!(format_float, module)?)?;
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
+    module.add_function(wrap_pyfunction!(array_items, module)?)?;
     checks::register(module)?;
     Ok(())
 }

@@ -211,6 +211,12 @@ class _Record:
         (:mod:`concord_runtime.batch`)."""
         return batch.read_jsonl(cls, stream, max_bytes=max_bytes)  # type: ignore[type-var]
 
+    @classmethod
+    def read_json_array(cls, data: bytes) -> batch.ArrayOutcome[Self]:
+        """Reads a JSON array of records: the records that read and, for each item that did not,
+        its index and error (:func:`concord_runtime.batch.read_json_array`)."""
+        return batch.read_json_array(cls, data)  # type: ignore[type-var]
+
     def to_json(self) -> bytes:
         """Writes compact JSON: declared properties in schema order, then kept unknown keys as read.
         Raises :class:`RecordError` for a value the strict profile would refuse on reading

@@ -7,12 +7,13 @@ same outcome: the same failed lines, with the same error kinds."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import IO, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from concord_runtime import strict
+from concord_runtime import _core, strict
 from concord_runtime._json import RecordError
 
-__all__ = ["Failed", "ReadOutcome", "iter_jsonl", "read_jsonl"]
+__all__ = ["ArrayOutcome", "Failed", "FailedItem", "ReadOutcome", "iter_jsonl", "read_json_array", "read_jsonl"]
 
 T = TypeVar("T")
 
@@ -27,7 +28,8 @@ class _Reads(Protocol):
 R = TypeVar("R", bound=_Reads)
 
 
-class Failed(NamedTuple):
+@dataclass(frozen=True)
+class Failed:
     """A line that did not read: its number (from 1) and why."""
 
     line: int
@@ -88,4 +90,38 @@ def read_jsonl(record_type: type[R], stream: IO[bytes], *, max_bytes: int = stri
             outcome.failed.append(item)
         else:
             outcome.records.append(item)
+    return outcome
+
+
+@dataclass(frozen=True)
+class FailedItem:
+    """An item of a JSON array that did not read: its index (from 0) and why (a strict-profile
+    error's offset counts from the item's first byte)."""
+
+    index: int
+    error: strict.JsonError | RecordError
+
+    @property
+    def kind(self) -> str:
+        """As :attr:`Failed.kind`."""
+        return self.error.kind if isinstance(self.error, strict.JsonError) else "schema"
+
+
+class ArrayOutcome(NamedTuple, Generic[T]):
+    """What reading a JSON array of records gave: the records that read, and the items that did not."""
+
+    records: list[T]
+    failed: list[FailedItem]
+
+
+def read_json_array(record_type: type[R], data: bytes) -> ArrayOutcome[R]:
+    """Reads a JSON array whose items are records, each item as ``record_type.from_json`` reads
+    it: one bad item fails alone. Only an input that is no array, or whose array never closes,
+    fails as a whole (raises :class:`concord_runtime.JsonError`), as in Rust."""
+    outcome: ArrayOutcome[R] = ArrayOutcome([], [])
+    for index, (start, end) in enumerate(_core.array_items(data)):
+        try:
+            outcome.records.append(record_type.from_json(data[start:end]))
+        except (strict.JsonError, RecordError) as error:
+            outcome.failed.append(FailedItem(index, error))
     return outcome

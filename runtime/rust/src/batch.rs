@@ -109,3 +109,105 @@ impl<T: Record, R: BufRead> Iterator for JsonLines<T, R> {
         Some(Ok(T::from_json(&self.buffer).map_err(|error| Failed { line, error })))
     }
 }
+
+/// What reading a JSON array of records gave: the records that read, in
+/// order, and the items that did not.
+#[derive(Debug)]
+pub struct ArrayOutcome<T> {
+    pub records: Vec<T>,
+    pub failed: Vec<FailedItem>,
+}
+
+/// An item of the array that did not read: its index (from 0) and why (a
+/// strict-profile error's offset counts from the item's first byte).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedItem {
+    pub index: usize,
+    pub error: Error,
+}
+
+/// Reads a JSON array whose items are records of `T`, each item as
+/// `T::from_json` reads it: one bad item (a duplicate key, a wrong value,
+/// nesting too deep) fails alone. Only an input that is no array, or whose
+/// array never closes, fails as a whole ([`array_items`]).
+pub fn read_array<T: Record>(bytes: &[u8]) -> Result<ArrayOutcome<T>, Error> {
+    let items = array_items(bytes).map_err(Error::Json)?;
+    let mut outcome = ArrayOutcome { records: Vec::new(), failed: Vec::new() };
+    for (index, range) in items.into_iter().enumerate() {
+        match T::from_json(&bytes[range]) {
+            Ok(record) => outcome.records.push(record),
+            Err(error) => outcome.failed.push(FailedItem { index, error }),
+        }
+    }
+    Ok(outcome)
+}
+
+/// The byte ranges of a top-level JSON array's items, found without reading
+/// them: brackets and braces are counted (outside strings), so that what is
+/// wrong inside an item is that item's problem alone. The input must be an
+/// array that closes, with items between commas; anything else is the whole
+/// input's error (`syntax`, or `too-large` beyond the default limit).
+pub fn array_items(bytes: &[u8]) -> Result<Vec<std::ops::Range<usize>>, JsonError> {
+    let syntax = |offset: usize, message: &str| JsonError { kind: ErrorKind::Syntax, offset, message: message.to_owned() };
+    if bytes.len() > crate::strict::DEFAULT_MAX_BYTES {
+        let message = format!("the input of {} bytes exceeds the limit of {} bytes", bytes.len(), crate::strict::DEFAULT_MAX_BYTES);
+        return Err(JsonError { kind: ErrorKind::TooLarge, offset: crate::strict::DEFAULT_MAX_BYTES, message });
+    }
+    let is_space = |byte: u8| matches!(byte, b' ' | b'\t' | b'\n' | b'\r');
+    let mut at = bytes.iter().position(|&byte| !is_space(byte)).unwrap_or(bytes.len());
+    if bytes.get(at) != Some(&b'[') {
+        return Err(syntax(at, "expected a JSON array of records"));
+    }
+    at += 1;
+    let mut items = Vec::new();
+    loop {
+        while at < bytes.len() && is_space(bytes[at]) {
+            at += 1;
+        }
+        if items.is_empty() && bytes.get(at) == Some(&b']') {
+            at += 1;
+            break;
+        }
+        let start = at;
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        while at < bytes.len() {
+            let byte = bytes[at];
+            if in_string {
+                match byte {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+            } else {
+                match byte {
+                    b'"' => in_string = true,
+                    b'[' | b'{' => depth += 1,
+                    b']' | b'}' if depth > 0 => depth -= 1,
+                    b',' | b']' if depth == 0 => break,
+                    _ => {}
+                }
+            }
+            at += 1;
+        }
+        let mut end = at;
+        while end > start && is_space(bytes[end - 1]) {
+            end -= 1;
+        }
+        match bytes.get(at) {
+            None => return Err(syntax(bytes.len(), "the array of records is not closed")),
+            Some(_) if end == start => return Err(syntax(at, "expected a record before this")),
+            Some(&delimiter) => {
+                items.push(start..end);
+                at += 1;
+                if delimiter == b']' {
+                    break;
+                }
+            }
+        }
+    }
+    match bytes[at..].iter().position(|&byte| !is_space(byte)) {
+        Some(extra) => Err(syntax(at + extra, "trailing characters after the array of records")),
+        None => Ok(items),
+    }
+}

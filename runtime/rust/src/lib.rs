@@ -165,6 +165,15 @@ pub trait Record: serde::Serialize + serde::de::DeserializeOwned {
         batch::read_jsonl(reader, strict::DEFAULT_MAX_BYTES)
     }
 
+    /// Reads a JSON array of records: the records that read and, for each
+    /// item that did not, its index and error ([`batch::read_array`]).
+    fn read_json_array(bytes: &[u8]) -> Result<batch::ArrayOutcome<Self>, Error>
+    where
+        Self: Sized,
+    {
+        batch::read_array(bytes)
+    }
+
     /// `sha256:<hex>` over the record's canonical JSON (`jcs-rfc8785-integer-v1`);
     /// a record holding a float has none.
     fn digest(&self) -> Result<String, Error> {
