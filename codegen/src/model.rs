@@ -179,6 +179,25 @@ pub struct Struct {
     pub unknown_keys: UnknownKeys,
     /// Assertions on the whole object (`minProperties`, `maxProperties`).
     pub checks: Vec<Check>,
+    /// `x-version-field`: the property that holds the envelope's version.
+    pub version: Option<Version>,
+}
+
+/// An envelope's version (`x-version-field`): read before anything else;
+/// any version outside `supported` is refused as `unsupported-version`.
+#[derive(Clone, Debug)]
+pub struct Version {
+    /// The property's JSON name.
+    pub field: String,
+    /// The versions the schema lists (`enum` or `const`), in its order.
+    pub supported: Vec<i64>,
+}
+
+impl Version {
+    /// The current version: the largest supported one.
+    pub fn current(&self) -> i64 {
+        self.supported.iter().copied().max().unwrap_or_default()
+    }
 }
 
 /// What an object type does with a key its schema does not declare.

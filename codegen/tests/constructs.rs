@@ -40,3 +40,20 @@ fn a_reference_into_another_entry_is_its_type() {
     let python = files.iter().find(|f| f.path.ends_with("crossref.py")).unwrap();
     assert!(python.contents.contains("from . import level as _level\n") && python.contents.contains("_level.Level"), "{}", python.contents);
 }
+
+/// A versioned envelope (`x-version-field`) has its versions as constants in
+/// both languages (ADR 0005's `SUPPORTED_..._VERSIONS`), and its version is
+/// read first (the round-trip fixtures `Envelope/` hold both languages to it).
+#[test]
+fn a_versioned_envelope_has_its_versions_as_constants() {
+    let files = concord_codegen::Config::new().registry(workspace().join("tests/constructs/registry")).generate().unwrap();
+    let rust = &files[0].contents;
+    assert!(rust.contains("pub const SUPPORTED_EXTENSION_VERSIONS: &[i64] = &[1, 2];"), "Rust constants");
+    assert!(rust.contains("pub const EXTENSION_VERSION: i64 = 2;"));
+    let read: String = rust.split_whitespace().collect();
+    assert!(read.contains("::concord_runtime::bind::read_versioned(deserializer,\"schema_version\",SUPPORTED_EXTENSION_VERSIONS,\"Extension\",)"));
+    let python = &files.iter().find(|f| f.path.ends_with("envelope.py")).unwrap().contents;
+    assert!(python.contains("SUPPORTED_EXTENSION_VERSIONS: tuple[int, ...] = (1, 2)"), "Python constants");
+    assert!(python.contains("EXTENSION_VERSION: int = 2"));
+    assert!(python.contains("concord_runtime.checks.version(data, \"schema_version\", SUPPORTED_EXTENSION_VERSIONS, \"Extension\")"));
+}

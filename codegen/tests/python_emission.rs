@@ -125,7 +125,7 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
         pointer: "/properties/start".to_owned(),
     };
     let mut root = alias("Root", Shape::Any);
-    root.kind = TypeKind::Struct(Struct { fields: vec![field], unknown_keys: UnknownKeys::Drop, checks: vec![] });
+    root.kind = TypeKind::Struct(Struct { fields: vec![field], unknown_keys: UnknownKeys::Drop, checks: vec![], version: None });
     model.types.push(root);
     for link in 0..LENGTH {
         let next = if link + 1 < LENGTH { Shape::Named(TypeId(link + 2)) } else { Shape::String };

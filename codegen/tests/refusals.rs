@@ -450,3 +450,32 @@ fn cycles_through_unions_and_merges_are_refused_not_a_hang_or_a_crash() {
     // contains itself with no object in between.
     assert_has(&Registry::new(&[("Spread", spread)]).errors(), &["spread.schema.json at /oneOf/0", "contains itself with no object in between"]);
 }
+
+/// `x-version-field` names a required integer property listing its versions;
+/// anything else is refused where it stands.
+#[test]
+fn a_version_field_must_name_a_required_integer_enum() {
+    let envelope = |field: Value, version: Value, required: Value| {
+        json!({"$schema": DRAFT, "type": "object", "x-version-field": field, "required": required, "properties": {"v": version, "a": {"type": "string"}}})
+    };
+    let registry = Registry::new(&[
+        ("NotAName", envelope(json!(1), json!({"type": "integer", "enum": [1]}), json!(["v"]))),
+        ("Undeclared", envelope(json!("w"), json!({"type": "integer", "enum": [1]}), json!(["v"]))),
+        ("Optional", envelope(json!("v"), json!({"type": "integer", "enum": [1]}), json!([]))),
+        ("NoSet", envelope(json!("v"), json!({"type": "integer"}), json!(["v"]))),
+        ("Strings", envelope(json!("v"), json!({"type": "string", "enum": ["1"]}), json!(["v"]))),
+        ("Fine", envelope(json!("v"), json!({"type": "integer", "const": 3}), json!(["v"]))),
+    ]);
+    let errors = registry.errors();
+    assert_has(
+        &errors,
+        &[
+            "notaname.schema.json at /x-version-field: `x-version-field` must be the name of a property",
+            "undeclared.schema.json at /x-version-field: `x-version-field` names `w`, which this object does not declare",
+            "optional.schema.json at /x-version-field: `x-version-field` names `v`, which is not required: an envelope must say its version",
+            "noset.schema.json at /x-version-field: `x-version-field` names `v`, which must be `\"type\": \"integer\"` with the supported versions as an `enum` of integers (or one `const`)",
+            "strings.schema.json at /x-version-field: `x-version-field` names `v`, which must be",
+        ],
+    );
+    assert!(!errors.contains("fine.schema.json"), "{errors}");
+}

@@ -37,6 +37,7 @@ const fn keyword(name: &'static str, vocabulary: &'static str, role: Role) -> Ke
 pub const GROWTH_POINT: &str = "x-growth-point";
 pub const OPEN_ENUM: &str = "x-open-enum";
 pub const TYPED_ID: &str = "x-typed-id";
+pub const VERSION_FIELD: &str = "x-version-field";
 
 /// Every keyword concord knows, by vocabulary.
 pub const KEYWORDS: &[Keyword] = &[
@@ -108,6 +109,7 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword(GROWTH_POINT, "concord", Bound("`true`: unknown keys are kept verbatim and written back (docs/unknown-keys.md)")),
     keyword(OPEN_ENUM, "concord", Bound("`true` beside a string `enum`: any other string is kept and written back unchanged (`Unrecognized(String)` in Rust, `OpenEnum[Literal[...]]`, a `str`, in Python; docs/extensions.md)")),
     keyword(TYPED_ID, "concord", Bound("a prefix (`[a-z][a-z0-9]*` words joined by `_`) on a string: only `<prefix>_<lowercase UUIDv7>` is read (a newtype in Rust, a checked `str` in Python; docs/extensions.md)")),
+    keyword(VERSION_FIELD, "concord", Bound("the property (required, an integer `enum` or `const`) that holds an envelope's version: any other version is refused before anything else, as `unsupported-version` (docs/extensions.md)")),
     // other drafts
     keyword("definitions", "draft-07", Bound("a place for named types, as `$defs`")),
     keyword("dependencies", "draft-07", Refused("a Draft 2020-12 validator ignores it, so the records would not be checked as its author meant: use `dependentRequired` or `dependentSchemas`")),
@@ -142,7 +144,7 @@ pub fn unknown(name: &str) -> Role {
         return Annotation("an annotation other tools read");
     }
     if name.starts_with("x-") {
-        return Refused("an unknown extension keyword: concord knows `x-growth-point`, `x-open-enum` and `x-typed-id`, and a misspelt one must not pass unnoticed");
+        return Refused("an unknown extension keyword: concord knows `x-growth-point`, `x-open-enum`, `x-typed-id` and `x-version-field`, and a misspelt one must not pass unnoticed");
     }
     let misspelt = KEYWORDS
         .iter()

@@ -3,9 +3,10 @@
 //! `x-growth-point` (docs/unknown-keys.md).
 
 use super::scalar::checked;
+use super::keywords::VERSION_FIELD;
 use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
 use crate::error::pointer_push;
-use crate::model::{Check, Field, Shape, Struct, UnknownKeys};
+use crate::model::{Check, Field, Shape, Struct, UnknownKeys, Version};
 use crate::names;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -67,7 +68,12 @@ impl Reader {
             }
         }
 
+        let version_field = schema.take(VERSION_FIELD);
         let Some(properties) = schema.take("properties") else {
+            if version_field.is_some() {
+                self.errors.push(file, schema.at(VERSION_FIELD), format!("`{VERSION_FIELD}` names a property, and this object declares none"));
+                return None;
+            }
             // `required` without `properties`: keys the object must have, which
             // the engine checks; the object itself is free-form data.
             if schema.take("required").is_some() {
@@ -75,11 +81,11 @@ impl Reader {
             }
             return Some(match unknown_keys {
                 // A growth point with no properties: every key is kept.
-                _ if growth_point => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Keep, checks }),
+                _ if growth_point => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Keep, checks, version: None }),
                 // Free-form data: every key is the data, nothing is unknown.
                 UnknownKeys::Drop | UnknownKeys::Keep => Read::Shape(checked(Shape::Map(Box::new(Shape::Any)), checks)),
                 UnknownKeys::Typed(values) => Read::Shape(checked(Shape::Map(Box::new(values)), checks)),
-                UnknownKeys::Refuse => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Refuse, checks }),
+                UnknownKeys::Refuse => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Refuse, checks, version: None }),
             });
         };
         let unknown_keys = if growth_point { UnknownKeys::Keep } else { unknown_keys };
@@ -106,7 +112,48 @@ impl Reader {
                 pointer: at,
             });
         }
-        Some(Read::Struct(Struct { fields, unknown_keys, checks }))
+        let version = match version_field {
+            Some(field) => Some(self.version(file, &schema.at(VERSION_FIELD), field, properties, &fields)?),
+            None => None,
+        };
+        Some(Read::Struct(Struct { fields, unknown_keys, checks, version }))
+    }
+
+    /// `x-version-field`: a required property of this object, an integer
+    /// `enum` or `const`, whose values are the supported versions.
+    fn version(&mut self, file: &Path, at: &str, field: &Value, properties: &Map<String, Value>, fields: &[Field]) -> Option<Version> {
+        let Some(name) = field.as_str() else {
+            self.errors.push(file, at, format!("`{VERSION_FIELD}` must be the name of a property"));
+            return None;
+        };
+        let shown = crate::error::shown(name);
+        let Some(declared) = fields.iter().find(|declared| declared.json_name == name) else {
+            self.errors.push(file, at, format!("`{VERSION_FIELD}` names `{shown}`, which this object does not declare"));
+            return None;
+        };
+        if !declared.required {
+            self.errors.push(file, at, format!("`{VERSION_FIELD}` names `{shown}`, which is not required: an envelope must say its version"));
+            return None;
+        }
+        let property = properties.get(name).and_then(Value::as_object);
+        let integer = property.and_then(|p| p.get("type")).is_some_and(|t| t == "integer");
+        let listed: Option<Vec<&Value>> = match (property.and_then(|p| p.get("enum")), property.and_then(|p| p.get("const"))) {
+            (Some(Value::Array(values)), None) => Some(values.iter().collect()),
+            (None, Some(value)) => Some(vec![value]),
+            _ => None,
+        };
+        let supported: Option<Vec<i64>> = listed.and_then(|values| values.into_iter().map(Value::as_i64).collect());
+        match supported {
+            Some(supported) if integer && !supported.is_empty() => Some(Version { field: name.to_owned(), supported }),
+            _ => {
+                self.errors.push(
+                    file,
+                    at,
+                    format!("`{VERSION_FIELD}` names `{shown}`, which must be `\"type\": \"integer\"` with the supported versions as an `enum` of integers (or one `const`)"),
+                );
+                None
+            }
+        }
     }
 
     /// The declared properties `required` names; one it names without

@@ -13,7 +13,7 @@ except ImportError as error:  # a broken install, named plainly
         "`pip install ./runtime/python` (needs cargo), or run scripts/test, which builds it in place"
     ) from error
 from concord_runtime import batch, checks, unions
-from concord_runtime._json import RecordError, dumps
+from concord_runtime._json import RecordError, VersionError, dumps
 from concord_runtime._model import Int64, Model, NotNull, OpenEnum, RootModel
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.pinned import Note, PinnedDocument, PinnedSchema, Refusal
@@ -32,6 +32,7 @@ __all__ = [
     "RecordError",
     "Refusal",
     "RootModel",
+    "VersionError",
     "batch",
     "checks",
     "dumps",

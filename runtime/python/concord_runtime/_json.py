@@ -23,10 +23,20 @@ MAX_DEPTH = 64
 class RecordError(ValueError):
     """A record was refused (on reading or writing): ``pointer`` is the JSON pointer of the refused value."""
 
+    kind = "schema"
+    """The refusal's kind, in the words of Rust's ``Error::kind``."""
+
     def __init__(self, pointer: str, message: str) -> None:
         super().__init__(f'at "{pointer}": {message}')
         self.pointer = pointer
         self.message = message
+
+
+class VersionError(RecordError):
+    """A versioned envelope (``x-version-field``) of a version its schema does not list, at the
+    version's pointer: refused before anything else (ADR 0005)."""
+
+    kind = "unsupported-version"
 
 
 def dumps(value: Any) -> str:

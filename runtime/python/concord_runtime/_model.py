@@ -8,7 +8,7 @@ from typing import IO, Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
 import pydantic
 import pydantic_core
 from concord_runtime import _core, batch, canonical, strict
-from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, dumps, pointer_token
+from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, VersionError, dumps, pointer_token
 from concord_runtime.pinned import PinnedSchema
 from concord_runtime.unions import MARK
 
@@ -95,12 +95,19 @@ def _record_error(error: pydantic.ValidationError, data: bytes) -> RecordError:
     first = errors[0]
     location = tuple(first["loc"])
     # Only several errors, or a location that holds a branch tag, need the input.
-    if len(errors) == 1 and not any(isinstance(part, str) and part.startswith(MARK) for part in location):
+    if (
+        len(errors) == 1
+        and first["type"] != "unsupported_version"
+        and not any(isinstance(part, str) and part.startswith(MARK) for part in location)
+    ):
         return RecordError(_pointer(location, None), first["msg"])
     walked = json.loads(data)
     if len(errors) > 1:
         first = min(errors, key=lambda each: _input_order(tuple(each["loc"]), walked))
         location = tuple(first["loc"])
+    if first["type"] == "unsupported_version":
+        # Raised by the envelope's model validator: at the version itself.
+        return VersionError(_pointer((*location, first["ctx"]["field"]), walked), first["msg"])
     return RecordError(_pointer(location, walked), first["msg"])
 
 

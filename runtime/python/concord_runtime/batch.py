@@ -39,7 +39,7 @@ class Failed:
     def kind(self) -> str:
         """The strict profile's kind (``duplicate-key``, ``too-large``...) or ``schema``: the
         words of Rust's ``Error::kind``."""
-        return self.error.kind if isinstance(self.error, strict.JsonError) else "schema"
+        return self.error.kind
 
 
 class ReadOutcome(NamedTuple, Generic[T]):
@@ -104,7 +104,7 @@ class FailedItem:
     @property
     def kind(self) -> str:
         """As :attr:`Failed.kind`."""
-        return self.error.kind if isinstance(self.error, strict.JsonError) else "schema"
+        return self.error.kind
 
 
 class ArrayOutcome(NamedTuple, Generic[T]):

@@ -61,6 +61,19 @@ def one_of_values(json_text: str) -> Callable[[Value], Value]:
     return _validator("enum", _core.Choices(json_text).check)
 
 
+def version(data: Any, field: str, supported: tuple[int, ...], name: str) -> Any:
+    """A versioned envelope's version (``x-version-field``), checked before anything else: a
+    ``model_validator(mode="before")``. A version missing or not an integer is left to the
+    field's own check, as in Rust."""
+    if isinstance(data, dict):
+        found = data.get(field)
+        if type(found) is int and found not in supported:
+            listed = ", ".join(str(each) for each in supported)
+            message = f"unsupported version {found} of {name}: supported {listed}"
+            raise PydanticCustomError("unsupported_version", message, {"field": field})
+    return data
+
+
 def properties(data: Any, minimum: int | None, maximum: int | None) -> Any:
     """``minProperties``/``maxProperties`` of an object type, counting every key read
     (dropped ones too): a ``model_validator(mode="before")``, which sees the input."""

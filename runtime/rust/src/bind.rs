@@ -54,6 +54,35 @@ pub fn read_object<'de, D: Deserializer<'de>, T: Object<'de>>(deserializer: D) -
     deserializer.deserialize_struct(T::EXPECTING, &[], ObjectVisitor(PhantomData))
 }
 
+/// What an unsupported version's refusal starts with: [`crate::Error`] makes it
+/// the distinct `unsupported-version` kind.
+pub const UNSUPPORTED_VERSION: &str = "unsupported version ";
+
+/// `Deserialize` for an [`Object`] that is a versioned envelope
+/// (`x-version-field`): the object is read whole, its version checked before
+/// anything else (ADR 0005: a reader that does not know a version cannot
+/// vouch for the rest), then the record read from it. A version that is
+/// missing or not an integer is left to the record's own read to refuse.
+pub fn read_versioned<'de, D: Deserializer<'de>, T: for<'a> Object<'a>>(deserializer: D, field: &str, supported: &[i64], name: &str) -> Result<T, D::Error> {
+    let value = serde_json::Value::deserialize(deserializer)?;
+    if let Some(serde_json::Value::Number(number)) = value.get(field) {
+        let known = number.as_i64().is_some_and(|version| supported.contains(&version));
+        if !known && (number.is_i64() || number.is_u64()) {
+            let listed: Vec<String> = supported.iter().map(i64::to_string).collect();
+            let message = format!("{UNSUPPORTED_VERSION}{number} of {name}: supported {}", listed.join(", "));
+            return Err(Failure { pointer: format!("/{}", crate::escape_pointer_token(field)), message }.into_error());
+        }
+    }
+    // The object itself, not `T::deserialize`, which would check the version again, forever.
+    struct Unversioned<T>(T);
+    impl<'de, T: Object<'de>> Deserialize<'de> for Unversioned<T> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            read_object(deserializer).map(Unversioned)
+        }
+    }
+    branch::<Unversioned<T>, D::Error>(value).map(|read| read.0)
+}
+
 /// `Deserialize` for an [`Enumeration`]: one of its strings, nothing else.
 pub fn read_enum<'de, D: Deserializer<'de>, T: Enumeration>(deserializer: D) -> Result<T, D::Error> {
     struct EnumVisitor<T>(PhantomData<T>);
@@ -429,7 +458,7 @@ fn quoted(names: &[&str]) -> String {
 /// Reads a union's chosen branch from its value, refusals pointing inside it.
 pub fn branch<T: de::DeserializeOwned, E: de::Error>(value: serde_json::Value) -> Result<T, E> {
     serde_path_to_error::deserialize(value).map_err(|error| match crate::Error::from_path(error) {
-        crate::Error::Schema { pointer, message } => Failure { pointer, message }.into_error(),
+        crate::Error::Schema { pointer, message } | crate::Error::Version { pointer, message } => Failure { pointer, message }.into_error(),
         other => Failure::new(other.to_string()).into_error(),
     })
 }

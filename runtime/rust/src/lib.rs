@@ -272,6 +272,9 @@ pub enum Error {
     Write { pointer: String, message: String },
     /// The value fails its pinned schema (`validate_json`): the notes.
     Invalid(pinned::Refusal),
+    /// A versioned envelope (`x-version-field`) of a version its schema does
+    /// not list, at the version's JSON pointer: refused before anything else.
+    Version { pointer: String, message: String },
 }
 
 impl Error {
@@ -286,6 +289,9 @@ impl Error {
         if let Some((relative, why)) = failure {
             pointer.push_str(relative);
             message = why.to_owned();
+            if message.starts_with(bind::UNSUPPORTED_VERSION) {
+                return Error::Version { pointer, message };
+            }
         } else if let Some(missing) = short_tuple(&message) {
             // serde reports a tuple that is too short at the array; point at
             // the first missing item, as pydantic does.
@@ -309,13 +315,14 @@ impl Error {
             Error::Write { .. } => "write",
             Error::Canonical(_) => "canonical",
             Error::Invalid(_) => "invalid",
+            Error::Version { .. } => "unsupported-version",
         }
     }
 
     /// The JSON pointer of the refused value, when the refusal has one.
     pub fn pointer(&self) -> Option<&str> {
         match self {
-            Error::Schema { pointer, .. } | Error::Write { pointer, .. } => Some(pointer),
+            Error::Schema { pointer, .. } | Error::Write { pointer, .. } | Error::Version { pointer, .. } => Some(pointer),
             Error::Canonical(canonical::CanonicalError::NotCanonical { pointer, .. }) => Some(pointer),
             Error::Invalid(refusal) => refusal.notes.first().map(|note| note.pointer.as_str()),
             _ => None,
@@ -325,7 +332,7 @@ impl Error {
     pub fn message(&self) -> &str {
         match self {
             Error::Json(error) | Error::Canonical(canonical::CanonicalError::Read(error)) => &error.message,
-            Error::Schema { message, .. } | Error::Write { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
+            Error::Schema { message, .. } | Error::Write { message, .. } | Error::Version { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
             Error::Invalid(refusal) => refusal.notes.first().map_or("", |note| note.message.as_str()),
         }
     }
@@ -335,7 +342,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Json(error) => error.fmt(f),
-            Error::Schema { pointer, message } | Error::Write { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
+            Error::Schema { pointer, message } | Error::Write { pointer, message } | Error::Version { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
             Error::Canonical(error) => error.fmt(f),
             Error::Invalid(refusal) => refusal.fmt(f),
         }

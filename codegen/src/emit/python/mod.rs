@@ -121,6 +121,19 @@ fn module(model: &Model, index: usize) -> String {
             blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
         }
     }
+    // Each versioned envelope's versions, as constants (ADR 0005's SUPPORTED_..._VERSIONS).
+    for id in model.ids().filter(in_module) {
+        if let model::TypeKind::Struct(Struct { version: Some(version), .. }) = &model.get(id).kind {
+            let (all, current) = version_constants(&model.get(id).name);
+            let listed: Vec<String> = version.supported.iter().map(i64::to_string).collect();
+            let name = &model.get(id).name;
+            let mut block = assignment(0, &all, Some("tuple[int, ...]"), Some(&format!("({},)", listed.join(", "))));
+            block.push_str(&docstring(&Some(format!("The versions of `{name}` this binding reads (`{}`); any other is refused as `unsupported-version`.", version.field)), ""));
+            block.push_str(&assignment(0, &current, Some("int"), Some(&version.current().to_string())));
+            block.push_str(&docstring(&Some(format!("The current version of `{name}`: the largest supported, for new envelopes.")), ""));
+            blocks.push(block);
+        }
+    }
     let mut names: Vec<String> = model.ids().filter(in_module).map(|id| class_name(model, id)).collect();
     names.sort_by(|a, b| isort_order(a, b));
     let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
@@ -255,6 +268,12 @@ fn record_constants(def: &TypeDef) -> String {
     out
 }
 
+/// The names of a versioned envelope's constants: all its versions, and the current one.
+fn version_constants(name: &str) -> (String, String) {
+    let upper = crate::names::snake(name).to_uppercase();
+    (format!("SUPPORTED_{upper}_VERSIONS"), format!("{upper}_VERSION"))
+}
+
 /// A union as pydantic's tagged union: a callable discriminator from the
 /// runtime reads the tag (or the JSON type) as the Rust bindings do, and
 /// each branch carries its key as a `pydantic.Tag`, marked so that the
@@ -342,6 +361,13 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
             out.push_str("    def _check_properties(cls, data: typing.Any) -> typing.Any:\n");
             let _ = writeln!(out, "        return concord_runtime.checks.properties(data, {}, {})", bound(min), bound(max));
         }
+    }
+    if let Some(version) = &body.version {
+        // Before anything else, as the Rust bindings read it (ADR 0005).
+        out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
+        out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
+        let (all, _) = version_constants(&def.name);
+        let _ = writeln!(out, "        return concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {
         let annotation = layout::quote_pending(&format!("dict[str, {}]", python_type(model, shape)), pending);

@@ -628,6 +628,26 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
     };
     let expecting = format!("an object ({})", def.name);
     let record = record(def, &name);
+    // A versioned envelope: its versions as constants, and its version read first.
+    let (versions, read) = match &body.version {
+        None => (quote! {}, quote! { ::concord_runtime::bind::read_object(deserializer) }),
+        Some(version) => {
+            let upper = crate::names::snake(&def.name).to_uppercase();
+            let (all, current) = (format_ident!("SUPPORTED_{}_VERSIONS", upper), format_ident!("{}_VERSION", upper));
+            let (supported, latest, field, type_name) = (version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)), proc_macro2::Literal::i64_unsuffixed(version.current()), &version.field, &def.name);
+            let all_doc = format!(" The versions of `{type_name}` this binding reads (`{field}`); any other is refused as `unsupported-version`.");
+            let current_doc = format!(" The current version of `{type_name}`: the largest supported, for new envelopes.");
+            (
+                quote! {
+                    #[doc = #all_doc]
+                    pub const #all: &[i64] = &[#(#supported),*];
+                    #[doc = #current_doc]
+                    pub const #current: i64 = #latest;
+                },
+                quote! { ::concord_runtime::bind::read_versioned(deserializer, #field, #all, #type_name) },
+            )
+        }
+    };
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
@@ -635,6 +655,8 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             #(#fields)*
             #extra_field
         }
+
+        #versions
 
         #record
 
@@ -656,7 +678,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
 
         impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
             fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                ::concord_runtime::bind::read_object(deserializer)
+                #read
             }
         }
 
