@@ -45,11 +45,6 @@ pub struct Module {
 pub struct TypeId(pub usize);
 
 impl Model {
-    /// Whether any record type of a module runs the assertion engine.
-    pub fn asserts(&self, module: usize) -> bool {
-        self.types.iter().any(|def| def.module == module && def.asserted)
-    }
-
     pub fn get(&self, id: TypeId) -> &TypeDef {
         &self.types[id.0]
     }

@@ -18,6 +18,14 @@ pub fn type_name(word: &str) -> String {
     }
 }
 
+/// The names of a versioned envelope's constants, the same in both
+/// languages (ADR 0005's `SUPPORTED_..._VERSIONS`): all its versions, and
+/// the current one.
+pub fn version_constants(type_name: &str) -> (String, String) {
+    let upper = crate::names::snake(type_name).to_uppercase();
+    (format!("SUPPORTED_{upper}_VERSIONS"), format!("{upper}_VERSION"))
+}
+
 /// A registry entry's module name in both languages, escaped the same way.
 pub fn module_name(word: &str) -> String {
     if rust::ident::reserves_module(word) || python::ident::reserves_module(word) {

@@ -118,12 +118,6 @@ fn quoted(text: &str) -> String {
     Value::String(text.to_owned()).to_string()
 }
 
-/// A validator for one document alone (its base: its `$id`, else [`BASE`]).
-pub fn build(document: &str, pointer: &str) -> Result<Validator, String> {
-    let base = format!("{BASE}document.json");
-    build_in(&[(base.as_str(), document)], 0, pointer)
-}
-
 /// A validator of `{"$ref": "<base>#<pointer>"}`, `base` the URI of
 /// `documents[document]`, over every document as a registered resource.
 pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> Result<Validator, String> {

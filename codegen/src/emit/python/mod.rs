@@ -124,7 +124,7 @@ fn module(model: &Model, index: usize) -> String {
     // Each versioned envelope's versions, as constants (ADR 0005's SUPPORTED_..._VERSIONS).
     for id in model.ids().filter(in_module) {
         if let model::TypeKind::Struct(Struct { version: Some(version), .. }) = &model.get(id).kind {
-            let (all, current) = version_constants(&model.get(id).name);
+            let (all, current) = super::version_constants(&model.get(id).name);
             let listed: Vec<String> = version.supported.iter().map(i64::to_string).collect();
             let name = &model.get(id).name;
             let mut block = assignment(0, &all, Some("tuple[int, ...]"), Some(&format!("({},)", listed.join(", "))));
@@ -268,12 +268,6 @@ fn record_constants(def: &TypeDef) -> String {
     out
 }
 
-/// The names of a versioned envelope's constants: all its versions, and the current one.
-fn version_constants(name: &str) -> (String, String) {
-    let upper = crate::names::snake(name).to_uppercase();
-    (format!("SUPPORTED_{upper}_VERSIONS"), format!("{upper}_VERSION"))
-}
-
 /// A union as pydantic's tagged union: a callable discriminator from the
 /// runtime reads the tag (or the JSON type) as the Rust bindings do, and
 /// each branch carries its key as a `pydantic.Tag`, marked so that the
@@ -366,7 +360,7 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         // Before anything else, as the Rust bindings read it (ADR 0005).
         out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
         out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
-        let (all, _) = version_constants(&def.name);
+        let (all, _) = super::version_constants(&def.name);
         let _ = writeln!(out, "        return concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {

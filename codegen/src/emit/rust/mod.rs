@@ -632,8 +632,8 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
     let (versions, read) = match &body.version {
         None => (quote! {}, quote! { ::concord_runtime::bind::read_object(deserializer) }),
         Some(version) => {
-            let upper = crate::names::snake(&def.name).to_uppercase();
-            let (all, current) = (format_ident!("SUPPORTED_{}_VERSIONS", upper), format_ident!("{}_VERSION", upper));
+            let (all, current) = super::version_constants(&def.name);
+            let (all, current) = (format_ident!("{all}"), format_ident!("{current}"));
             let (supported, latest, field, type_name) = (version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)), proc_macro2::Literal::i64_unsuffixed(version.current()), &version.field, &def.name);
             let all_doc = format!(" The versions of `{type_name}` this binding reads (`{field}`); any other is refused as `unsupported-version`.");
             let current_doc = format!(" The current version of `{type_name}`: the largest supported, for new envelopes.");

@@ -1,6 +1,11 @@
-use super::build;
 use crate::pinned::{Document, Note, Schema};
 use serde_json::{json, Value};
+
+/// A validator for one document alone (its base below [`super::BASE`]).
+fn build(document: &str, pointer: &str) -> Result<jsonschema::Validator, String> {
+    let base = format!("{}document.json", super::BASE);
+    super::build_in(&[(base.as_str(), document)], 0, pointer)
+}
 
 /// The groups of the suite's not, if-then-else, contains, dependentSchemas and
 /// propertyNames files, each schema enforced as a whole document (pointer "").
