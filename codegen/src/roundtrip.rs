@@ -363,7 +363,8 @@ fn harness_manifest(name: &str) -> String {
     let runtime = Path::new(RUNTIME_RUST).canonicalize().unwrap_or_else(|_| PathBuf::from(RUNTIME_RUST));
     format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nconcord-runtime = {{ path = {:?}, features = [\"validate\"] }}\n\n[workspace]\n",
+         [dependencies]\nconcord-runtime = {{ path = {:?}, features = [\"validate\"] }}\n\n[workspace]\n\n\
+         [profile.dev]\ndebug = false\nincremental = false\n",
         runtime.display().to_string()
     )
 }
