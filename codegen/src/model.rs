@@ -18,8 +18,12 @@ pub struct Model {
 /// A registry entry's namespace.
 #[derive(Clone, Debug)]
 pub struct Module {
-    /// The entry's `name` in the registry (PascalCase).
+    /// The entry's name in the bindings (PascalCase): its `name` in the
+    /// registry, or `<name>V<version>` for an older version of a name.
     pub name: String,
+    /// The entry's `name` and `version` as the registry lists them.
+    pub entry: String,
+    pub version: Option<u64>,
     /// snake_case form of the name, before language keyword escaping.
     pub word: String,
     pub file: PathBuf,
@@ -38,6 +42,18 @@ pub struct Module {
     pub base: String,
     /// The other entries its `$ref`s name (indexes into [`Model::modules`]).
     pub refers_to: Vec<usize>,
+}
+
+impl Module {
+    /// What the module holds, for its doc comment in both languages: "the
+    /// registry entry `Evidence`", or "version 1 of the registry entry `Evidence`".
+    pub fn describe(&self) -> String {
+        let entry = self.entry.replace('`', "'");
+        match self.version {
+            Some(version) => format!("version {version} of the registry entry `{entry}`"),
+            None => format!("the registry entry `{entry}`"),
+        }
+    }
 }
 
 /// An index into [`Model::types`].

@@ -1,5 +1,7 @@
 //! The registry: an index (`registry.json`) naming each schema file and
-//! pinning it by the SHA-256 digest of its exact bytes.
+//! pinning it by the SHA-256 digest of its exact bytes. An entry may carry a
+//! `version`: several versions of one name may be listed, each frozen once
+//! pinned (docs/registry-versions.md).
 
 use crate::error::{pointer_push, Errors};
 use concord_runtime::strict;
@@ -15,6 +17,10 @@ pub const INDEX: &str = "registry.json";
 /// is read (docs/limits.md).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// The largest `version` an entry may carry: a counter, not a date or a
+/// packed major/minor (ADR 0005 rejected those), and safe in both languages.
+pub const MAX_VERSION: u64 = 1_000_000;
+
 /// A registry whose every pin held: each schema file read and verified.
 #[derive(Clone, Debug)]
 pub struct Registry {
@@ -25,8 +31,13 @@ pub struct Registry {
 /// One schema file of the registry, with the bytes its pin vouches for.
 #[derive(Clone, Debug)]
 pub struct SchemaFile {
-    /// The root type's name in both languages.
+    /// The root type's name in both languages: the entry's `name`, or, for
+    /// a version older than its name's newest, `<name>V<version>`.
     pub name: String,
+    /// The entry's `name` as the index spells it.
+    pub entry: String,
+    /// The entry's `version`, if it has one (then its pin is frozen).
+    pub version: Option<u64>,
     /// The path as the index spells it, relative to the registry folder.
     pub path: String,
     /// The file on disk (registry folder joined with `path`).
@@ -59,13 +70,16 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
         let actual = digest(&bytes);
         match &entry.digest {
             Some(pinned) if *pinned == actual => schemas.push(SchemaFile {
-                name: entry.name,
+                name: entry.binding,
+                entry: entry.name,
+                version: entry.version,
                 path: entry.path,
                 file,
                 digest: actual,
                 bytes,
                 uri: entry.uri,
             }),
+            Some(pinned) if entry.version.is_some() => errors.push(&file, "", frozen(&entry, pinned, &actual)),
             Some(pinned) => errors.push(
                 &file,
                 "",
@@ -85,15 +99,31 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
     errors.finish(Registry { dir: dir.to_path_buf(), schemas })
 }
 
-/// Rewrites the index's digests to the files' current bytes.
+/// Why a pinned version's changed bytes are refused, by `load` and `pin` alike.
+fn frozen(entry: &IndexEntry, pinned: &str, actual: &str) -> String {
+    let version = entry.version.unwrap_or_default();
+    format!(
+        "version {version} of {} is frozen: {INDEX} pins {pinned} but the file's bytes hash to {actual}; \
+         data written under a version must keep reading, so a revision is a new version: restore this file \
+         and list the changed schema as version {} (a version never published may be re-pinned by deleting its digest)",
+        entry.name,
+        version + 1
+    )
+}
+
+/// Rewrites the index's digests to the files' current bytes: every entry
+/// without a version, and every versioned entry not yet pinned. A pinned
+/// version whose bytes changed is refused, and nothing is written.
 pub fn pin(dir: &Path) -> Result<Vec<PinChange>, Errors> {
     let (mut index, entries, mut errors) = read_index(dir)?;
     let mut changes = Vec::new();
     for entry in &entries {
         let Some(bytes) = read_confined(dir, entry, &mut errors) else { continue };
         let actual = digest(&bytes);
-        if entry.digest.as_deref() != Some(actual.as_str()) {
-            changes.push(PinChange { path: entry.path.clone(), old: entry.digest.clone(), new: actual });
+        match entry.digest.as_deref() {
+            Some(pinned) if pinned == actual => {}
+            Some(pinned) if entry.version.is_some() => errors.push(&dir.join(&entry.path), "", frozen(entry, pinned, &actual)),
+            _ => changes.push(PinChange { path: entry.path.clone(), old: entry.digest.clone(), new: actual }),
         }
     }
     // Nothing is written while any entry is wrong.
@@ -129,6 +159,9 @@ struct IndexEntry {
     /// Its index in the index's `schemas` array (entries refused are skipped).
     position: usize,
     name: String,
+    version: Option<u64>,
+    /// The root type's name in the bindings (`SchemaFile::name`).
+    binding: String,
     path: String,
     digest: Option<String>,
     uri: Option<String>,
@@ -157,7 +190,7 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
         errors.push(&index_file, "/format", "`format` must be 1");
     }
     let mut entries: Vec<IndexEntry> = Vec::new();
-    // Where each name and path was first listed: a large index stays linear.
+    // Where each (name, version) and path was first listed: a large index stays linear.
     let (mut names, mut paths) = (HashMap::new(), HashMap::new());
     match object.get("schemas").and_then(Value::as_array) {
         None => errors.push(&index_file, "/schemas", "`schemas` must be an array of {name, path, digest}"),
@@ -165,12 +198,13 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
             for (position, item) in items.iter().enumerate() {
                 let pointer = format!("/schemas/{position}");
                 if let Some(entry) = read_entry(&index_file, &pointer, item, position, &mut errors) {
-                    if let Some(other) = names.get(&entry.name) {
-                        errors.push(&index_file, &pointer, format!("name {:?} is also used at {other}", entry.name));
+                    let listed = |version: Option<u64>| version.map_or_else(|| format!("name {:?}", entry.name), |v| format!("version {v} of {:?}", entry.name));
+                    if let Some(other) = names.get(&(entry.name.clone(), entry.version)) {
+                        errors.push(&index_file, &pointer, format!("{} is also listed at {other}", listed(entry.version)));
                     } else if let Some(other) = paths.get(&entry.path) {
                         errors.push(&index_file, &pointer, format!("path {:?} is also listed at {other}", entry.path));
                     } else {
-                        names.insert(entry.name.clone(), pointer.clone());
+                        names.insert((entry.name.clone(), entry.version), pointer.clone());
                         paths.insert(entry.path.clone(), pointer);
                         entries.push(entry);
                     }
@@ -178,7 +212,46 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
             }
         }
     }
+    name_versions(&index_file, &mut entries, &mut errors);
     Ok((index, entries, errors))
+}
+
+/// Gives each entry its name in the bindings: the newest version of a name
+/// keeps the name, an older one is `<name>V<version>`. Refuses a name listed
+/// both with and without a version, and a binding name used twice (an entry
+/// named `EvidenceV1` beside version 1 of `Evidence`).
+fn name_versions(index_file: &Path, entries: &mut Vec<IndexEntry>, errors: &mut Errors) {
+    let mut newest: HashMap<&str, Option<u64>> = HashMap::new();
+    for entry in entries.iter() {
+        let slot = newest.entry(&entry.name).or_insert(entry.version);
+        *slot = (*slot).max(entry.version);
+    }
+    let mut refused = Vec::new();
+    for entry in entries.iter() {
+        if entry.version.is_none() && newest[entry.name.as_str()].is_some() {
+            refused.push((entry.position, format!("name {:?} is listed with a version elsewhere: give every entry of a name a version", entry.name)));
+        }
+    }
+    let bindings: Vec<String> = entries
+        .iter()
+        .map(|entry| match entry.version {
+            Some(version) if Some(version) != newest[entry.name.as_str()] => format!("{}V{version}", entry.name),
+            _ => entry.name.clone(),
+        })
+        .collect();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (entry, binding) in entries.iter().zip(&bindings) {
+        if let Some(other) = seen.insert(binding, entry.position) {
+            refused.push((entry.position, format!("its types would be named {binding:?}, as those of the entry at /schemas/{other}: rename one")));
+        }
+    }
+    for (entry, binding) in entries.iter_mut().zip(bindings) {
+        entry.binding = binding;
+    }
+    for (position, why) in &refused {
+        errors.push(index_file, format!("/schemas/{position}"), why);
+    }
+    entries.retain(|entry| !refused.iter().any(|(position, _)| *position == entry.position));
 }
 
 fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, errors: &mut Errors) -> Option<IndexEntry> {
@@ -187,9 +260,23 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     };
     let before = errors.diagnostics.len();
-    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "path" | "digest" | "uri")) {
-        errors.push(index_file, pointer_push(pointer, key), format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `uri`"));
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri")) {
+        errors.push(
+            index_file,
+            pointer_push(pointer, key),
+            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version` and `uri`"),
+        );
     }
+    let version = match object.get("version") {
+        None => None,
+        Some(value) => match value.as_u64() {
+            Some(version @ 1..=MAX_VERSION) => Some(version),
+            _ => {
+                errors.push(index_file, pointer_push(pointer, "version"), format!("`version` must be a positive integer of at most {MAX_VERSION}"));
+                None
+            }
+        },
+    };
     let text = |key: &str, errors: &mut Errors| match object.get(key) {
         Some(Value::String(text)) => Some(text.clone()),
         Some(_) => {
@@ -234,7 +321,8 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
     if errors.diagnostics.len() > before {
         return None;
     }
-    Some(IndexEntry { position, name: name?, path: path?, digest, uri })
+    let name = name?;
+    Some(IndexEntry { position, binding: name.clone(), name, version, path: path?, digest, uri })
 }
 
 pub(crate) fn is_type_name(name: &str) -> bool {

@@ -37,7 +37,7 @@ fn one_changed_byte_fails_check_until_repinned_and_regenerated() {
     let check = || concord(&["check", "--registry", registry_arg, "--out", out_arg]);
     assert!(check().status.success(), "{}", text(&check()));
 
-    let schema = registry.join("evidence.schema.json");
+    let schema = registry.join("cls_artifact.schema.json");
     let old = concord_codegen::registry::digest(&std::fs::read(&schema).unwrap());
     let mut bytes = std::fs::read(&schema).unwrap();
     let last = bytes.len() - 1;
@@ -55,7 +55,7 @@ fn one_changed_byte_fails_check_until_repinned_and_regenerated() {
 
     let pin = concord(&["pin", "--registry", registry_arg]);
     assert!(pin.status.success(), "{}", text(&pin));
-    assert_eq!(text(&pin), format!("evidence.schema.json: {old} -> {new}\n"));
+    assert_eq!(text(&pin), format!("cls_artifact.schema.json: {old} -> {new}\n"));
 
     // The digest is part of the generated code, so the bindings are stale now.
     let stale = check();
@@ -66,6 +66,63 @@ fn one_changed_byte_fails_check_until_repinned_and_regenerated() {
     let generate = concord(&["generate", "--registry", registry_arg, "--out", out_arg]);
     assert!(generate.status.success(), "{}", text(&generate));
     assert!(check().status.success(), "{}", text(&check()));
+}
+
+/// A pinned version is frozen: `check` and `pin` refuse its changed bytes,
+/// and `pin` writes nothing; a version not yet pinned is pinned.
+#[test]
+fn a_pinned_version_is_frozen() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    copy_dir(&workspace().join("registry"), &registry);
+    let registry_arg = registry.to_str().unwrap();
+    let index = registry.join("registry.json");
+    let before = std::fs::read(&index).unwrap();
+
+    let schema = registry.join("evidence.v1.schema.json");
+    let pinned = concord_codegen::registry::digest(&std::fs::read(&schema).unwrap());
+    let mut bytes = std::fs::read(&schema).unwrap();
+    bytes.extend_from_slice(b" ");
+    std::fs::write(&schema, &bytes).unwrap();
+    let changed = concord_codegen::registry::digest(&bytes);
+    let expected = format!(
+        "{}: version 1 of Evidence is frozen: registry.json pins {pinned} but the file's bytes hash to {changed}; \
+         data written under a version must keep reading, so a revision is a new version: restore this file and \
+         list the changed schema as version 2 (a version never published may be re-pinned by deleting its digest)",
+        schema.display()
+    );
+    for command in ["check", "pin"] {
+        let output = concord(&[command, "--registry", registry_arg, "--out", scratch.path().join("out").to_str().unwrap()][..if command == "pin" { 3 } else { 5 }]);
+        assert_eq!(output.status.code(), Some(1), "{command}: {}", text(&output));
+        assert!(text(&output).contains(&expected), "{command}: {}", text(&output));
+        assert_eq!(std::fs::read(&index).unwrap(), before, "{command} wrote the index");
+    }
+
+    // A new version is pinned by `pin`, and the older ones stay as they were.
+    std::fs::write(&schema, std::fs::read(workspace().join("registry/evidence.v1.schema.json")).unwrap()).unwrap();
+    std::fs::write(registry.join("evidence.v3.schema.json"), &bytes).unwrap();
+    let mut listed: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    listed["schemas"].as_array_mut().unwrap().push(serde_json::json!({"name": "Evidence", "version": 3, "path": "evidence.v3.schema.json"}));
+    std::fs::write(&index, serde_json::to_vec_pretty(&listed).unwrap()).unwrap();
+    let pin = concord(&["pin", "--registry", registry_arg]);
+    assert!(pin.status.success(), "{}", text(&pin));
+    assert_eq!(text(&pin), format!("evidence.v3.schema.json: (none) -> {changed}\n"));
+
+    // Index mistakes are named where they stand.
+    for (entry, message) in [
+        (serde_json::json!({"name": "Evidence", "version": 0, "path": "x.json"}), "/schemas/3/version: `version` must be a positive integer of at most 1000000"),
+        (serde_json::json!({"name": "Evidence", "version": 1.0, "path": "x.json"}), "/schemas/3/version: `version` must be a positive integer"),
+        (serde_json::json!({"name": "Evidence", "version": 2, "path": "x.json"}), "/schemas/3: version 2 of \"Evidence\" is also listed at /schemas/2"),
+        (serde_json::json!({"name": "Evidence", "path": "x.json"}), "/schemas/3: name \"Evidence\" is listed with a version elsewhere: give every entry of a name a version"),
+        (serde_json::json!({"name": "EvidenceV1", "path": "x.json"}), "its types would be named \"EvidenceV1\", as those of the entry at /schemas/1"),
+    ] {
+        let mut listed: serde_json::Value = serde_json::from_slice(&before).unwrap();
+        listed["schemas"].as_array_mut().unwrap().push(entry);
+        std::fs::write(&index, serde_json::to_vec_pretty(&listed).unwrap()).unwrap();
+        let output = concord(&["pin", "--registry", registry_arg]);
+        assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+        assert!(text(&output).contains(message), "{message}: {}", text(&output));
+    }
 }
 
 #[test]
@@ -119,7 +176,7 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     std::fs::create_dir_all(fixtures.path().join("Evidense")).unwrap();
     let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
     assert!(!output.status.success());
-    assert!(text(&output).contains("Evidense: no registry entry \"Evidense\" (roots: ClsArtifact, Evidence; any record type as Entry.Type)"), "{}", text(&output));
+    assert!(text(&output).contains("Evidense: no registry entry \"Evidense\" (roots: ClsArtifact, Evidence, EvidenceV1; any record type as Entry.Type)"), "{}", text(&output));
 }
 
 /// `concord json` and `python -m concord_runtime json`: same stdout bytes,

@@ -66,6 +66,8 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
         }
         reader.model.modules.push(Module {
             name: schema.name.clone(),
+            entry: schema.entry.clone(),
+            version: schema.version,
             word: names::snake(&schema.name),
             file: schema.file.clone(),
             root: None,

@@ -129,6 +129,8 @@ impl Expr {
         match self {
             Expr::Text(text) => text.clone(),
             Expr::Keyword(name, value) => format!("{name}={}", value.flat()),
+            // A one-item tuple display keeps its comma: `(1,)`, not the integer `(1)`.
+            Expr::Brackets { head, open: '(', items, close } if head.is_empty() && items.len() == 1 => format!("({},{close}", items[0].flat()),
             Expr::Brackets { head, open, items, close } => format!("{head}{open}{}{close}", flat_items(items)),
             Expr::Union(operands) => operands.iter().map(Expr::flat).collect::<Vec<_>>().join(" | "),
         }
@@ -307,6 +309,11 @@ pub fn assignment(indent: usize, target: &str, annotation: Option<&str>, value: 
         (None, None) => unreachable!("an assignment assigns"),
     };
     out + "\n"
+}
+
+/// `return value`, laid out as ruff formats it; ends with a newline.
+pub fn return_statement(indent: usize, value: &str) -> String {
+    last_expression(&format!("{}return ", pad(indent)), indent, &parse(value), None) + "\n"
 }
 
 /// `class name(base):` with one base class; ends with a newline.

@@ -140,8 +140,7 @@ fn module(model: &Model, index: usize) -> String {
     blocks.push(assignment(0, "__all__", None, Some(&format!("[{}]", names.join(", ")))));
 
     let mut out = format!("# {}\n", super::HEADER);
-    let entry = &model.modules[index].name;
-    out.push_str(&docstring(&Some(format!("The types of the registry entry {entry}.")), ""));
+    out.push_str(&docstring(&Some(format!("The types of {}.", model.modules[index].describe())), ""));
     out.push('\n');
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
@@ -361,7 +360,8 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
         out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
         let (all, _) = super::version_constants(&def.name);
-        let _ = writeln!(out, "        return concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
+        let call = format!("concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
+        out.push_str(&layout::return_statement(8, &call));
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {
         let annotation = layout::quote_pending(&format!("dict[str, {}]", python_type(model, shape)), pending);

@@ -29,7 +29,7 @@ pub fn module(model: &Model) -> String {
         CURRENT_MODULE.set(index);
         let module = &model.modules[index];
         let name = module_ident(model, index);
-        let doc = proc_macro2::Literal::string(&format!(" The types of the registry entry `{}`.", module.name.replace('`', "'")));
+        let doc = proc_macro2::Literal::string(&format!(" The types of {}.", module.describe()));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
         // This entry's document first, then the entries its `$ref`s reach.
         let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("&super::PINNED[{other}]")).collect();
