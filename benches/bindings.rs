@@ -56,8 +56,13 @@ use std::time::{Duration, Instant};
 ///   IndexMap<String, Value>`, written back after the declared properties;
 /// - closed type (`additionalProperties: false`): `#[serde(deny_unknown_fields)]`;
 /// - any other type: serde's default (unknown keys read and dropped);
-/// - enums: unit variants with `rename_all`; free-form objects:
-///   `IndexMap<String, Value>`; any value: `Value`.
+/// - enums: unit variants with `rename_all`; an open enum (`x-open-enum`)
+///   adds an `#[serde(untagged)] Unrecognized(String)` variant;
+/// - a union tagged by `kind`: `#[serde(tag = "kind")]` over the closed
+///   payload structs; free-form objects: `IndexMap<String, Value>`; any
+///   value: `Value`;
+/// - a versioned envelope: the version as a plain `i64` (serde has no
+///   allow-list; checking it would be one more pass the user writes).
 ///
 /// With serde_json's `preserve_order` (the workspace enables it), these write
 /// the same bytes as the generated types: the bench checks it on every record
@@ -173,7 +178,7 @@ mod hand {
         #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "double_option")]
         pub source: Option<Option<String>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub canonical: Option<CanonicalPayloads>,
+        pub canonical: Option<CanonicalPayload>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub extension: Option<ExtensionEnvelope>,
     }
@@ -186,20 +191,18 @@ mod hand {
         FileDiff,
         ProcessObservation,
         TranscriptExcerpt,
+        #[serde(untagged)]
+        Unrecognized(String),
     }
 
     #[derive(Serialize, Deserialize)]
-    pub struct CanonicalPayloads {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub exit_code: Option<ExitCodePayload>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub tool_result: Option<ToolResultPayload>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub file_diff: Option<FileDiffPayload>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub process_observation: Option<ProcessObservationPayload>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub transcript_excerpt: Option<TranscriptExcerptPayload>,
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    pub enum CanonicalPayload {
+        ExitCode(ExitCodePayload),
+        ToolResult(ToolResultPayload),
+        FileDiff(FileDiffPayload),
+        ProcessObservation(ProcessObservationPayload),
+        TranscriptExcerpt(TranscriptExcerptPayload),
     }
 
     #[derive(Serialize, Deserialize)]
@@ -240,7 +243,7 @@ mod hand {
         pub schema_version: i64,
         pub provider: ExtensionEnvelopeProvider,
         pub adapter_version: String,
-        pub content_class: String,
+        pub content_class: ContentClass,
         pub fields: IndexMap<String, Value>,
         #[serde(flatten)]
         pub unknown: IndexMap<String, Value>,
@@ -251,6 +254,18 @@ mod hand {
     pub enum ExtensionEnvelopeProvider {
         Claude,
         Codex,
+        #[serde(untagged)]
+        Unrecognized(String),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    pub enum ContentClass {
+        ToolTelemetry,
+        ProviderDiagnostic,
+        ExperimentalSignal,
+        RawProviderMetadata,
+        #[serde(untagged)]
+        Unrecognized(String),
     }
 }
 

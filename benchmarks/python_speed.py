@@ -99,7 +99,7 @@ def evidence(rows: int) -> bytes:
         "kind": "exit_code",
         "payload": payload,
         "source": "shell",
-        "canonical": {"exit_code": {"command": ["cargo", "test"], "exit_code": 0, "heuristic": False}},
+        "canonical": {"kind": "exit_code", "command": ["cargo", "test"], "exit_code": 0, "heuristic": False},
         "extension": {
             "schema_version": 1,
             "provider": "codex",

@@ -9,9 +9,14 @@ use serde_json::{json, Value};
 #[test]
 fn each_root_carries_its_schema_file_byte_for_byte_with_its_pin() {
     let index: Value = serde_json::from_slice(&std::fs::read("registry/registry.json").unwrap()).unwrap();
-    let roots: [(&Schema, &str); 2] = [(concord::ClsArtifact::schema(), "ClsArtifact"), (concord::Evidence::schema(), "Evidence")];
-    for (schema, name) in roots {
-        let entry = index["schemas"].as_array().unwrap().iter().find(|entry| entry["name"] == name).unwrap();
+    // Evidence is the newest version of its entry, EvidenceV1 the first.
+    let roots: [(&Schema, &str, Option<u64>); 3] = [
+        (concord::ClsArtifact::schema(), "ClsArtifact", None),
+        (concord::EvidenceV1::schema(), "Evidence", Some(1)),
+        (concord::Evidence::schema(), "Evidence", Some(2)),
+    ];
+    for (schema, name, version) in roots {
+        let entry = index["schemas"].as_array().unwrap().iter().find(|entry| entry["name"] == name && entry["version"].as_u64() == version).unwrap();
         let file = std::fs::read(format!("registry/{}", entry["path"].as_str().unwrap())).unwrap();
         assert_eq!(schema.text().as_bytes(), file, "{name}: the file's bytes");
         assert_eq!(schema.digest(), entry["digest"], "{name}: the pin");
@@ -28,14 +33,14 @@ fn each_root_carries_its_schema_file_byte_for_byte_with_its_pin() {
 fn a_root_validates_a_value_with_notes_that_never_show_it() {
     let evidence = json!({"id": "e1", "session_id": "s1", "kind": "exit_code", "payload": {"exit_code": 0}});
     assert_eq!(concord::Evidence::validate(&evidence), Ok(()));
-    let refused = json!({"id": "e1", "session_id": 7, "kind": "secret-kind", "payload": null, "extension": {"provider": "claude"}});
+    let refused = json!({"id": "e1", "session_id": 7, "kind": ["secret-kind"], "payload": null, "extension": {"provider": "claude"}});
     let refusal = concord::Evidence::validate(&refused).unwrap_err();
     assert_eq!(
         refusal.to_string(),
-        "/session_id: is not of type \"string\"\n/kind: is not one of the values enum allows\n/extension: lacks the required property \"schema_version\"\n..."
+        "/session_id: is not of type \"string\"\n/kind: is not of type \"string\"\n/extension: lacks the required property \"schema_version\"\n..."
     );
     assert!(!refusal.to_string().contains("secret"));
-    assert_eq!((refusal.notes[1].keyword.as_str(), refusal.notes[1].schema_path.as_str()), ("enum", "/properties/kind/enum"));
+    assert_eq!((refusal.notes[1].keyword.as_str(), refusal.notes[1].schema_path.as_str()), ("type", "/properties/kind/type"));
     // The strict profile first, as `from_json` reads.
     let error = concord::Evidence::validate_json(br#"{"id":"e1","id":"e2"}"#).unwrap_err();
     assert_eq!(error.to_string(), "duplicate-key at byte 11: duplicate key \"id\"");

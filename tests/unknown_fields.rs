@@ -25,9 +25,9 @@ fn test_unknown_field_handled() {
     }
 
     // A closed type refuses an unknown key and names it with its pointer.
-    let evidence = r#"{"id":"ev_1","session_id":"s","kind":"exit_code","payload":null,"canonical":{"exit_code":{"command":"ls","exit_code":0,"heuristic":false,"surprise":1}}}"#;
+    let evidence = r#"{"id":"ev_1","session_id":"s","kind":"exit_code","payload":null,"canonical":{"kind":"exit_code","command":"ls","exit_code":0,"heuristic":false,"surprise":1}}"#;
     let error = Evidence::from_json(evidence.as_bytes()).unwrap_err();
-    assert_eq!(error.pointer(), Some("/canonical/exit_code/surprise"));
+    assert_eq!(error.pointer(), Some("/canonical/surprise"));
     assert!(error.message().contains("unknown field `surprise`"), "{error}");
 }
 

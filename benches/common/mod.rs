@@ -282,25 +282,28 @@ fn evidence(rng: &mut Rng) -> Value {
         _ => fields.push(("source", Value::from(rng.pick(&["sensor.exec", "sensor.fs", "sensör.tty"])))),
     }
     if rng.chance(60) {
+        let tag = ("kind", Value::from(kind));
         let payload = match kind {
             "exit_code" => object(vec![
+                tag,
                 ("command", Value::from(vec!["bash", "-c", "make test"])),
                 ("exit_code", Value::from(rng.below(256))),
                 ("heuristic", Value::Bool(rng.chance(20))),
             ]),
-            "tool_result" => object(vec![("summary", Value::String(rng.text(12, 1)))]),
+            "tool_result" => object(vec![tag, ("summary", Value::String(rng.text(12, 1)))]),
             "file_diff" => object(vec![
+                tag,
                 ("path", Value::from("src/lïb.rs")),
                 ("diff", Value::String(format!("@@ -1,3 +1,4 @@\n-{}\n+{}\n", rng.text(6, 1), rng.text(6, 1)))),
             ]),
-            "process_observation" => object(vec![("description", Value::String(rng.text(10, 1)))]),
-            _ => object(vec![("text", Value::String(rng.text(20, 40)))]),
+            "process_observation" => object(vec![tag, ("description", Value::String(rng.text(10, 1)))]),
+            _ => object(vec![tag, ("text", Value::String(rng.text(20, 40)))]),
         };
-        fields.push(("canonical", object(vec![(kind, payload)])));
+        fields.push(("canonical", payload));
     }
     if rng.chance(30) {
         let envelope = vec![
-            ("schema_version", Value::from(1)),
+            ("schema_version", Value::from(1 + rng.below(2))),
             ("provider", Value::from(rng.pick(&["claude", "codex"]))),
             ("adapter_version", Value::from("0.3.1")),
             ("content_class", Value::from(rng.pick(&["ToolTelemetry", "Transcript", "Diagnostics"]))),

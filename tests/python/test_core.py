@@ -13,7 +13,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from concord_registry import ClsArtifact, Evidence
+from concord_registry import ClsArtifact, Evidence, EvidenceV1
 from concord_registry.cls_artifact import CallNode, Kernel, LaunchDims, Session
 from concord_runtime import (
     CanonicalError,
@@ -247,7 +247,7 @@ FIXTURES = sorted((ROOT / "tests/roundtrip").glob("*/*.json"))
 def test_core_and_oracle_read_write_and_digest_every_fixture_alike(fixture: Path) -> None:
     if fixture.name.endswith(".out.json"):
         return
-    models: dict[str, type[Model]] = {"ClsArtifact": ClsArtifact, "Evidence": Evidence}
+    models: dict[str, type[Model]] = {"ClsArtifact": ClsArtifact, "Evidence": Evidence, "EvidenceV1": EvidenceV1}
     model = models[fixture.parent.name]
     data = fixture.read_bytes()
     assert outcome(lambda: model.from_json(data)) == outcome(lambda: oracle_from_json(model, data))

@@ -32,11 +32,11 @@ def test_unknown_field_handled() -> None:
     # A closed type refuses an unknown key and names it with its pointer.
     evidence = (
         b'{"id":"ev_1","session_id":"s","kind":"exit_code","payload":null,'
-        b'"canonical":{"exit_code":{"command":"ls","exit_code":0,"heuristic":false,"surprise":1}}}'
+        b'"canonical":{"kind":"exit_code","command":"ls","exit_code":0,"heuristic":false,"surprise":1}}'
     )
     with pytest.raises(RecordError) as refused:
         Evidence.from_json(evidence)
-    assert refused.value.pointer == "/canonical/exit_code/surprise"
+    assert refused.value.pointer == "/canonical/surprise"
     assert "Extra inputs are not permitted" in refused.value.message
 
 

@@ -146,7 +146,14 @@ impl<'m> Generator<'m> {
             if !field.required && (deep || self.rng.one_in(2)) {
                 continue;
             }
+            let version = body.version.as_ref().filter(|version| version.field == field.json_name);
             let value = self.at(members.len(), |g| match &field.shape {
+                // An envelope's version: one it supports (any other is a near-miss).
+                _ if version.is_some() => {
+                    g.site(Expects::Shape(&field.shape));
+                    let supported = &version.map(|version| version.supported.as_slice()).unwrap_or_default();
+                    Node::Number(g.rng.pick(supported).to_string())
+                }
                 Shape::Any => {
                     g.site(Expects::Shape(&field.shape));
                     g.guided(module, &field.pointer).unwrap_or_else(|| g.any())

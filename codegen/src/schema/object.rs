@@ -100,7 +100,11 @@ impl Reader {
         for (name, property) in properties {
             let at = pointer_push(&schema.at("properties"), name);
             let property_hint = format!("{hint}{}", names::pascal(name, "V"));
-            let Some(shape) = self.shape(doc, property, &at, &property_hint) else { continue };
+            // The version property's integer `enum` is the envelope's version
+            // check, which both languages run: the engine need not check it again.
+            let version_property = version_field.and_then(Value::as_str) == Some(name.as_str());
+            let read = if version_property { without_integer_values(property) } else { None };
+            let Some(shape) = self.shape(doc, read.as_ref().unwrap_or(property), &at, &property_hint) else { continue };
             // Two property names may make one word (`@context`, `context`): the later is numbered.
             let word = words.unique(&names::snake(name), str::to_owned);
             fields.push(Field {
@@ -180,4 +184,21 @@ impl Reader {
         }
         Some(names)
     }
+}
+
+/// A version property's schema without its `enum` or `const` when these
+/// list integers only (what [`Version`] checks); `None` otherwise.
+fn without_integer_values(property: &Value) -> Option<Value> {
+    let mut object = property.as_object()?.clone();
+    let listed: Vec<&Value> = match (object.get("enum"), object.get("const")) {
+        (Some(Value::Array(values)), None) => values.iter().collect(),
+        (None, Some(value)) => vec![value],
+        _ => return None,
+    };
+    if object.get("type")? != "integer" || listed.is_empty() || !listed.iter().all(|value| value.as_i64().is_some()) {
+        return None;
+    }
+    object.remove("enum");
+    object.remove("const");
+    Some(Value::Object(object))
 }

@@ -5,5 +5,6 @@ Read with `Model.from_json`, write with `record.to_json()`."""
 
 from .cls_artifact import ClsArtifact
 from .evidence import Evidence
+from .evidence_v1 import EvidenceV1
 
-__all__ = ["ClsArtifact", "Evidence", "cls_artifact", "evidence"]
+__all__ = ["ClsArtifact", "Evidence", "EvidenceV1", "cls_artifact", "evidence", "evidence_v1"]
