@@ -13,6 +13,7 @@
 //! and in the crate: `include!(concat!(env!("OUT_DIR"), "/concord_registry.rs"));`
 
 pub mod check;
+pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod fuzz;

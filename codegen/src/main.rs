@@ -143,6 +143,29 @@ enum Command {
     /// `python -m concord_runtime json` does them: same bytes, same exit codes.
     #[command(subcommand)]
     Json(JsonCommand),
+    /// What a registry change breaks: every change between two registries,
+    /// by record type and direction (backward: new readers, old data;
+    /// forward: old readers, new data; relay: an old binding reads and
+    /// writes back new data), with a rule, a severity and where it is
+    /// (docs/compatibility.md). Exit 0, 1 when a finding is at or above
+    /// --fail-on, 2 when a registry cannot be read.
+    #[command(group = clap::ArgGroup::new("old_side").required(true).args(["old", "against"]))]
+    Diff {
+        /// The old registry folder.
+        old: Option<PathBuf>,
+        /// The new registry folder [default: --registry].
+        new: Option<PathBuf>,
+        /// Compare the registry at this git revision with the working tree's (--registry).
+        #[arg(long, conflicts_with = "old")]
+        against: Option<String>,
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        #[arg(long, value_enum, default_value = "table")]
+        format: DiffFormat,
+        /// The least severity that makes the exit status 1.
+        #[arg(long, value_enum, default_value = "error")]
+        fail_on: FailOn,
+    },
     /// Check a JSON file against a record type's pinned schema, all of it,
     /// as `validate` in the bindings does (and `python -m concord_runtime
     /// validate PACKAGE NAME FILE`, with the same output and exit codes):
@@ -158,6 +181,19 @@ enum Command {
         #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
         max_bytes: usize,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DiffFormat {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Info,
 }
 
 #[derive(Subcommand)]
@@ -185,6 +221,9 @@ fn main() -> ExitCode {
     }
     if let Command::Validate { registry, name, file, max_bytes } = command {
         return run_validate(&registry, &name, &file, max_bytes);
+    }
+    if let Command::Diff { old, new, against, registry, format, fail_on } = command {
+        return run_diff(old, new, against, registry, format, fail_on);
     }
     match run(command) {
         Ok(code) => code,
@@ -287,7 +326,58 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Ok(if summary.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Json(_) | Command::Validate { .. } => unreachable!("handled by run_json and run_validate"),
+        Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } => unreachable!("handled by run_json, run_validate and run_diff"),
+    }
+}
+
+/// Exit codes: 0 nothing at or above `fail_on`, 1 something, 2 a registry
+/// that cannot be read (or a git revision that cannot be found).
+fn run_diff(old: Option<PathBuf>, new: Option<PathBuf>, against: Option<String>, registry: PathBuf, format: DiffFormat, fail_on: FailOn) -> ExitCode {
+    use concord_codegen::diff::{self, report, Severity};
+    let fail_on = match fail_on {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    };
+    let failed = |errors: Errors| {
+        eprintln!("{errors}");
+        ExitCode::from(2)
+    };
+    // With --against, the old registry is a checkout, removed when this ends.
+    let (checkout, old_label) = match (&old, &against) {
+        (_, Some(revision)) => match diff::git::checkout(&registry, revision) {
+            Ok(checkout) => (Some(checkout), format!("{}@{revision}", registry.display())),
+            Err(errors) => return failed(errors),
+        },
+        (Some(old), None) => (None, old.display().to_string()),
+        (None, None) => unreachable!("clap requires OLD or --against"),
+    };
+    let old_dir = checkout.as_ref().map_or_else(|| old.clone().unwrap_or_default(), |checkout| checkout.dir.clone());
+    let new_dir = if against.is_some() { registry.clone() } else { new.unwrap_or(registry) };
+    let (old_model, new_model) = match (concord_codegen::load(&old_dir), concord_codegen::load(&new_dir)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            let mut errors = Errors::default();
+            for result in [old, new] {
+                if let Err(more) = result {
+                    errors.extend(more);
+                }
+            }
+            return failed(errors);
+        }
+    };
+    let findings = diff::diff(&old_model, &new_model);
+    let new_label = new_dir.display().to_string();
+    let sides = report::Sides { old_label: &old_label, old_dir: &old_dir, new_label: &new_label, new_dir: &new_dir };
+    let text = match format {
+        DiffFormat::Table => report::table(&findings, &sides, fail_on),
+        DiffFormat::Json => report::json(&findings, &sides),
+    };
+    print!("{text}");
+    if findings.iter().any(|finding| finding.severity >= fail_on) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
