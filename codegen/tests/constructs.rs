@@ -51,7 +51,7 @@ fn a_versioned_envelope_has_its_versions_as_constants() {
     assert!(rust.contains("pub const SUPPORTED_EXTENSION_VERSIONS: &[i64] = &[1, 2];"), "Rust constants");
     assert!(rust.contains("pub const EXTENSION_VERSION: i64 = 2;"));
     let read: String = rust.split_whitespace().collect();
-    assert!(read.contains("::concord_runtime::bind::read_versioned(deserializer,\"schema_version\",SUPPORTED_EXTENSION_VERSIONS,\"Extension\",)"));
+    assert!(read.contains("::concord_runtime::bind::read_versioned(deserializer,\"schema_version\",SUPPORTED_EXTENSION_VERSIONS,\"Extension\",|record:&Self|record.schema_version,)"));
     let python = &files.iter().find(|f| f.path.ends_with("envelope.py")).unwrap().contents;
     assert!(python.contains("SUPPORTED_EXTENSION_VERSIONS: tuple[int, ...] = (1, 2)"), "Python constants");
     assert!(python.contains("EXTENSION_VERSION: int = 2"));

@@ -2791,6 +2791,7 @@ pub mod evidence {
                 "schema_version",
                 SUPPORTED_EXTENSION_ENVELOPE_VERSIONS,
                 "ExtensionEnvelope",
+                |record: &Self| record.schema_version,
             )
         }
     }

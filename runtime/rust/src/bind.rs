@@ -59,18 +59,38 @@ pub fn read_object<'de, D: Deserializer<'de>, T: Object<'de>>(deserializer: D) -
 pub const UNSUPPORTED_VERSION: &str = "unsupported version ";
 
 /// `Deserialize` for an [`Object`] that is a versioned envelope
-/// (`x-version-field`): the object is read whole, its version checked before
-/// anything else (ADR 0005: a reader that does not know a version cannot
-/// vouch for the rest), then the record read from it. A version that is
-/// missing or not an integer is left to the record's own read to refuse.
-pub fn read_versioned<'de, D: Deserializer<'de>, T: for<'a> Object<'a>>(deserializer: D, field: &str, supported: &[i64], name: &str) -> Result<T, D::Error> {
+/// (`x-version-field`): the version is checked before anything else (ADR
+/// 0005: a reader that does not know a version cannot vouch for the rest).
+/// The reference reader reads the object whole, checks its version, then
+/// reads the record from it; a version missing or not an integer is left to
+/// the record's own read to refuse. The one-pass reader reads the record as
+/// it comes and checks its `version` after: any refusal sends `from_json` to
+/// the reference reader, which names the version first, so only the
+/// accepted records, the common case, skip the buffering.
+pub fn read_versioned<'de, D: Deserializer<'de>, T: for<'a> Object<'a>>(
+    deserializer: D,
+    field: &str,
+    supported: &[i64],
+    name: &str,
+    version: fn(&T) -> i64,
+) -> Result<T, D::Error> {
+    let unsupported = |number: &dyn fmt::Display| {
+        let listed: Vec<String> = supported.iter().map(i64::to_string).collect();
+        let message = format!("{UNSUPPORTED_VERSION}{number} of {name}: supported {}", listed.join(", "));
+        Failure { pointer: format!("/{}", crate::escape_pointer_token(field)), message }.into_error()
+    };
+    if crate::read::in_one_pass() {
+        let record: T = read_object(deserializer)?;
+        return match version(&record) {
+            known if supported.contains(&known) => Ok(record),
+            other => Err(unsupported(&other)),
+        };
+    }
     let value = serde_json::Value::deserialize(deserializer)?;
     if let Some(serde_json::Value::Number(number)) = value.get(field) {
         let known = number.as_i64().is_some_and(|version| supported.contains(&version));
         if !known && (number.is_i64() || number.is_u64()) {
-            let listed: Vec<String> = supported.iter().map(i64::to_string).collect();
-            let message = format!("{UNSUPPORTED_VERSION}{number} of {name}: supported {}", listed.join(", "));
-            return Err(Failure { pointer: format!("/{}", crate::escape_pointer_token(field)), message }.into_error());
+            return Err(unsupported(number));
         }
     }
     // The object itself, not `T::deserialize`, which would check the version again, forever.

@@ -59,12 +59,43 @@ pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8], limits: Limits) -
     }
     let text = std::str::from_utf8(bytes).map_err(|_| Refused("invalid UTF-8".into()))?;
     let mut reader = Reader { text, bytes, pos: 0, depth: 0, scratch: String::new() };
-    let value = T::deserialize(&mut reader)?;
+    let value = OnePass::enter(|| T::deserialize(&mut reader))?;
     reader.skip_whitespace();
     if reader.pos != bytes.len() {
         return refused("trailing characters");
     }
     Ok(value)
+}
+
+thread_local! {
+    /// Whether this thread is inside [`from_slice`], whose refusals are
+    /// always re-read by the reference reader.
+    static ONE_PASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a `Deserialize` impl runs under the one-pass reader, whose every
+/// refusal `from_json` re-reads with the reference reader (which then gives
+/// the error): an impl may take a faster way there when it gives the same
+/// verdict ([`crate::bind::read_versioned`]).
+pub fn in_one_pass() -> bool {
+    ONE_PASS.with(std::cell::Cell::get)
+}
+
+/// Sets [`ONE_PASS`] while `read` runs, and restores it after, even when
+/// `read` unwinds.
+struct OnePass(bool);
+
+impl OnePass {
+    fn enter<R>(read: impl FnOnce() -> R) -> R {
+        let _restore = OnePass(ONE_PASS.with(|flag| flag.replace(true)));
+        read()
+    }
+}
+
+impl Drop for OnePass {
+    fn drop(&mut self) {
+        ONE_PASS.with(|flag| flag.set(self.0));
+    }
 }
 
 struct Reader<'a> {

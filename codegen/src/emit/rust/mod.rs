@@ -635,6 +635,8 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             let (all, current) = super::version_constants(&def.name);
             let (all, current) = (format_ident!("{all}"), format_ident!("{current}"));
             let (supported, latest, field, type_name) = (version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)), proc_macro2::Literal::i64_unsuffixed(version.current()), &version.field, &def.name);
+            // The version property is required and an integer (the reader refuses it otherwise).
+            let holder = body.fields.iter().find(|f| f.json_name == version.field).map(|f| field_ident(&f.word)).expect("the version property is a declared field");
             let all_doc = format!(" The versions of `{type_name}` this binding reads (`{field}`); any other is refused as `unsupported-version`.");
             let current_doc = format!(" The current version of `{type_name}`: the largest supported, for new envelopes.");
             (
@@ -644,7 +646,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
                     #[doc = #current_doc]
                     pub const #current: i64 = #latest;
                 },
-                quote! { ::concord_runtime::bind::read_versioned(deserializer, #field, #all, #type_name) },
+                quote! { ::concord_runtime::bind::read_versioned(deserializer, #field, #all, #type_name, |record: &Self| record.#holder) },
             )
         }
     };
