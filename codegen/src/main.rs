@@ -352,9 +352,18 @@ fn run_diff(old: Option<PathBuf>, new: Option<PathBuf>, against: Option<String>,
         (Some(old), None) => (None, old.display().to_string()),
         (None, None) => unreachable!("clap requires OLD or --against"),
     };
-    let old_dir = checkout.as_ref().map_or_else(|| old.clone().unwrap_or_default(), |checkout| checkout.dir.clone());
+    let old_dir = checkout.as_ref().map_or_else(|| old.clone().unwrap_or_default(), |checkout| checkout.dir().to_path_buf());
     let new_dir = if against.is_some() { registry.clone() } else { new.unwrap_or(registry) };
-    let (old_model, new_model) = match (concord_codegen::load(&old_dir), concord_codegen::load(&new_dir)) {
+    // A checkout's problems are named by revision, not by its temporary folder.
+    let old_loaded = concord_codegen::load(&old_dir).map_err(|mut errors| {
+        for diagnostic in &mut errors.diagnostics {
+            if let Ok(relative) = diagnostic.file.strip_prefix(&old_dir) {
+                diagnostic.file = PathBuf::from(&old_label).join(relative);
+            }
+        }
+        errors
+    });
+    let (old_model, new_model) = match (old_loaded, concord_codegen::load(&new_dir)) {
         (Ok(old), Ok(new)) => (old, new),
         (old, new) => {
             let mut errors = Errors::default();

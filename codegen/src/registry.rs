@@ -102,12 +102,13 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
 /// Why a pinned version's changed bytes are refused, by `load` and `pin` alike.
 fn frozen(entry: &IndexEntry, pinned: &str, actual: &str) -> String {
     let version = entry.version.unwrap_or_default();
+    let next = entry.newest.unwrap_or(version) + 1;
     format!(
         "version {version} of {} is frozen: {INDEX} pins {pinned} but the file's bytes hash to {actual}; \
          data written under a version must keep reading, so a revision is a new version: restore this file \
          and list the changed schema as version {} (a version never published may be re-pinned by deleting its digest)",
         entry.name,
-        version + 1
+        next
     )
 }
 
@@ -160,6 +161,8 @@ struct IndexEntry {
     position: usize,
     name: String,
     version: Option<u64>,
+    /// The newest version listed for the entry's name.
+    newest: Option<u64>,
     /// The root type's name in the bindings (`SchemaFile::name`).
     binding: String,
     path: String,
@@ -239,19 +242,24 @@ fn name_versions(index_file: &Path, entries: &mut Vec<IndexEntry>, errors: &mut 
             _ => entry.name.clone(),
         })
         .collect();
+    // Entries refused already take no name.
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    for (entry, binding) in entries.iter().zip(&bindings) {
+    let unversioned: std::collections::HashSet<usize> = refused.iter().map(|(position, _)| *position).collect();
+    for (entry, binding) in entries.iter().zip(&bindings).filter(|(entry, _)| !unversioned.contains(&entry.position)) {
         if let Some(other) = seen.insert(binding, entry.position) {
             refused.push((entry.position, format!("its types would be named {binding:?}, as those of the entry at /schemas/{other}: rename one")));
         }
     }
-    for (entry, binding) in entries.iter_mut().zip(bindings) {
+    let newest: Vec<Option<u64>> = entries.iter().map(|entry| newest[entry.name.as_str()]).collect();
+    for ((entry, binding), newest) in entries.iter_mut().zip(bindings).zip(newest) {
         entry.binding = binding;
+        entry.newest = newest;
     }
     for (position, why) in &refused {
         errors.push(index_file, format!("/schemas/{position}"), why);
     }
-    entries.retain(|entry| !refused.iter().any(|(position, _)| *position == entry.position));
+    let refused: std::collections::HashSet<usize> = refused.iter().map(|(position, _)| *position).collect();
+    entries.retain(|entry| !refused.contains(&entry.position));
 }
 
 fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, errors: &mut Errors) -> Option<IndexEntry> {
@@ -322,7 +330,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     }
     let name = name?;
-    Some(IndexEntry { position, binding: name.clone(), name, version, path: path?, digest, uri })
+    Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri })
 }
 
 pub(crate) fn is_type_name(name: &str) -> bool {

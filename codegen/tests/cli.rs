@@ -88,7 +88,7 @@ fn a_pinned_version_is_frozen() {
     let expected = format!(
         "{}: version 1 of Evidence is frozen: registry.json pins {pinned} but the file's bytes hash to {changed}; \
          data written under a version must keep reading, so a revision is a new version: restore this file and \
-         list the changed schema as version 2 (a version never published may be re-pinned by deleting its digest)",
+         list the changed schema as version 3 (a version never published may be re-pinned by deleting its digest)",
         schema.display()
     );
     for command in ["check", "pin"] {
@@ -122,6 +122,8 @@ fn a_pinned_version_is_frozen() {
         let output = concord(&["pin", "--registry", registry_arg]);
         assert_eq!(output.status.code(), Some(1), "{}", text(&output));
         assert!(text(&output).contains(message), "{message}: {}", text(&output));
+        // One problem, one error: the entries that are fine are not refused with it.
+        assert_eq!(text(&output).matches("error: ").count(), 1, "{}", text(&output));
     }
 }
 

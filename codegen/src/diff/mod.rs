@@ -199,15 +199,15 @@ impl<'m> Walk<'m> {
         let at = At { type_label: self.new.label(b), path: path.clone(), file: new.origin.file.clone(), pointer: new.origin.pointer.clone() };
         match (&old.kind, &new.kind) {
             (TypeKind::Struct(x), TypeKind::Struct(y)) => self.structs(x, y, &at, &old.origin.file),
-            (TypeKind::Enum(x), TypeKind::Enum(y)) => self.enum_values(x, y, false, &at),
-            (TypeKind::OpenEnum(x), TypeKind::OpenEnum(y)) => self.enum_values(&x.values, &y.values, true, &at),
+            (TypeKind::Enum(x), TypeKind::Enum(y)) => self.enum_values((x, false), (y, false), &at),
+            (TypeKind::OpenEnum(x), TypeKind::OpenEnum(y)) => self.enum_values((&x.values, true), (&y.values, true), &at),
             (TypeKind::Enum(x), TypeKind::OpenEnum(y)) => {
                 self.report("enum-opened", Severity::Error, FORWARD, &at, "the enum now keeps any string: an older reader refuses strings it does not list".to_owned());
-                self.enum_values(x, &y.values, true, &at);
+                self.enum_values((x, false), (&y.values, true), &at);
             }
             (TypeKind::OpenEnum(x), TypeKind::Enum(y)) => {
                 self.report("enum-closed", Severity::Error, BACKWARD, &at, "the enum no longer keeps other strings: old data may hold one".to_owned());
-                self.enum_values(&x.values, y, false, &at);
+                self.enum_values((&x.values, true), (y, false), &at);
             }
             (TypeKind::Union(x), TypeKind::Union(y)) => {
                 if x.choice != y.choice {
@@ -238,6 +238,11 @@ impl<'m> Walk<'m> {
 
     fn structs(&mut self, old: &Struct, new: &Struct, at: &At, old_file: &Path) {
         self.policy(&old.unknown_keys, &new.unknown_keys, at);
+        // `minProperties`/`maxProperties`.
+        self.bounds(&old.checks, &new.checks, at);
+        if let (UnknownKeys::Typed(x), UnknownKeys::Typed(y)) = (&old.unknown_keys, &new.unknown_keys) {
+            self.shapes(x, y, &At { path: format!("{}/*", at.path), ..at.clone() });
+        }
         self.versions(old, new, at);
         for field in &new.fields {
             let here = At { path: pointer_push(&at.path, &field.json_name), pointer: field.pointer.clone(), ..at.clone() };
@@ -255,7 +260,9 @@ impl<'m> Walk<'m> {
                     match &old.unknown_keys {
                         UnknownKeys::Refuse => self.report("property-added-closed", Severity::Error, FORWARD, &here, format!("{name:?} is new at a closed type: an older reader refuses it")),
                         UnknownKeys::Drop => self.report("property-added-default", Severity::Warning, RELAY, &here, format!("{name:?} is new at a default type: an older reader drops it, so a relay loses it")),
-                        UnknownKeys::Keep | UnknownKeys::Typed(_) => self.report(
+                        // An old reader reads the key as one of its typed entries.
+                        UnknownKeys::Typed(entries) => self.shapes(entries, &field.shape, &here),
+                        UnknownKeys::Keep => self.report(
                             "property-added-growth-point",
                             Severity::Warning,
                             BACKWARD,
@@ -291,6 +298,17 @@ impl<'m> Walk<'m> {
         }
         let message = format!("the type is now {to} (it was {from})");
         match (old, new) {
+            (UnknownKeys::Typed(_), UnknownKeys::Typed(_)) => {}
+            (UnknownKeys::Keep | UnknownKeys::Drop, UnknownKeys::Typed(_)) => {
+                self.report("policy-typed-map", Severity::Error, BACKWARD, at, format!("{message}: old data's unknown keys, of any shape, are now typed entries"));
+            }
+            (UnknownKeys::Typed(_), UnknownKeys::Keep) => {
+                self.report("policy-typed-map", Severity::Error, FORWARD, at, format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type"));
+            }
+            (UnknownKeys::Typed(_), UnknownKeys::Drop) => {
+                let message = format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type, and an older relay keeps the entries new readers drop");
+                self.report("policy-typed-map", Severity::Error, &[Direction::Forward, Direction::Relay], at, message);
+            }
             (_, UnknownKeys::Refuse) => self.report("policy-closed", Severity::Error, BACKWARD, at, format!("{message}: old data with unknown keys is refused")),
             (UnknownKeys::Refuse, _) => self.report(
                 if matches!(new, UnknownKeys::Drop) { "policy-default" } else { "policy-growth-point" },
@@ -340,19 +358,21 @@ impl<'m> Walk<'m> {
         }
     }
 
-    fn enum_values(&mut self, old: &[EnumValue], new: &[EnumValue], open: bool, at: &At) {
+    /// Values added and removed. An added value breaks only a closed old
+    /// reader; a removed one only a closed new reader (an open one keeps it).
+    fn enum_values(&mut self, (old, old_open): (&[EnumValue], bool), (new, new_open): (&[EnumValue], bool), at: &At) {
         let added: Vec<&str> = new.iter().filter(|v| !old.iter().any(|o| o.value == v.value)).map(|v| v.value.as_str()).collect();
         let removed: Vec<&str> = old.iter().filter(|o| !new.iter().any(|v| v.value == o.value)).map(|o| o.value.as_str()).collect();
         let list = |values: &[&str]| values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ");
         if !added.is_empty() {
-            if open {
+            if old_open {
                 self.report("open-enum-value-added", Severity::Info, NONE, at, format!("{} added: an older reader keeps it as unrecognized", list(&added)));
             } else {
                 self.report("enum-value-added", Severity::Error, FORWARD, at, format!("{} added: an older reader refuses it", list(&added)));
             }
         }
         if !removed.is_empty() {
-            if open {
+            if new_open {
                 self.report("open-enum-value-removed", Severity::Info, NONE, at, format!("{} removed: old data holding it reads as unrecognized", list(&removed)));
             } else {
                 self.report("enum-value-removed", Severity::Error, BACKWARD, at, format!("{} removed: old data holding it is refused", list(&removed)));
@@ -362,17 +382,14 @@ impl<'m> Walk<'m> {
 
     /// Compares the shapes of one value (a field's, an item's, a branch's).
     fn shapes(&mut self, old: &Shape, new: &Shape, at: &At) {
-        let (old_checks, old) = checks(old);
-        let (new_checks, new) = checks(new);
+        let (old_checks, old_null, old) = self.normal(old, Side::Old);
+        let (new_checks, new_null, new) = self.normal(new, Side::New);
         self.bounds(&old_checks, &new_checks, at);
-        let (old_null, old) = nullable(old);
-        let (new_null, new) = nullable(new);
         match (old_null, new_null) {
             (false, true) => self.report("nullable-added", Severity::Error, FORWARD, at, "the value may now be null: an older reader refuses null".to_owned()),
             (true, false) => self.report("nullable-removed", Severity::Error, BACKWARD, at, "the value may no longer be null: old data may hold null".to_owned()),
             _ => {}
         }
-        let (old, new) = (self.resolve(old, Side::Old), self.resolve(new, Side::New));
         match (old, new) {
             (Shape::Any, Shape::Any) | (Shape::Null, Shape::Null) | (Shape::Bool, Shape::Bool) => {}
             (Shape::Integer, Shape::Integer) | (Shape::Number, Shape::Number) | (Shape::String, Shape::String) => {}
@@ -410,8 +427,10 @@ impl<'m> Walk<'m> {
         self.report("type-changed", Severity::Error, BOTH, at, message);
     }
 
-    /// A named alias replaced by what it stands for, through chains of them.
-    fn resolve<'s>(&self, mut shape: &'s Shape, side: Side) -> &'s Shape
+    /// A value's shape below its assertions, nullability and aliases: the
+    /// assertions met on the way (at every level), whether `null` is allowed
+    /// (`[X, "null"]`), and the shape that is left.
+    fn normal<'s>(&self, mut shape: &'s Shape, side: Side) -> (Vec<Check>, bool, &'s Shape)
     where
         'm: 's,
     {
@@ -419,16 +438,26 @@ impl<'m> Walk<'m> {
             Side::Old => self.old,
             Side::New => self.new,
         };
-        for _ in 0..model.types.len() {
+        let (mut found, mut null) = (Vec::new(), false);
+        // Bounded: each step goes one alias, wrapper or check further down.
+        for _ in 0..=model.types.len() + 64 {
             match shape {
+                Shape::Checked(inner, checks) => {
+                    found.extend(checks.iter().cloned());
+                    shape = inner;
+                }
+                Shape::Nullable(inner) => {
+                    null = true;
+                    shape = inner;
+                }
                 Shape::Named(id) => match &model.get(*id).kind {
                     TypeKind::Alias(inner) => shape = inner,
-                    _ => return shape,
+                    _ => break,
                 },
-                _ => return shape,
+                _ => break,
             }
         }
-        shape
+        (found, null, shape)
     }
 
     /// A shape as the report names it, a named type by what it is.
@@ -481,11 +510,10 @@ impl<'m> Walk<'m> {
         let range = |checks: &[Check], which: Family| -> Range {
             checks.iter().filter_map(which).fold((None, None), |(lo, hi), (l, h)| (lo.max(l), match (hi, h) { (Some(a), Some(b)) => Some(a.min(b)), (a, b) => a.or(b) }))
         };
-        let families: [(&str, Family); 4] = [
+        let families: [(&str, Family); 3] = [
             ("length", |c| if let Check::Length { min, max } = c { Some((min.map(i128::from), max.map(i128::from))) } else { None }),
             ("number of items", |c| if let Check::Items { min, max } = c { Some((min.map(i128::from), max.map(i128::from))) } else { None }),
             ("number of properties", |c| if let Check::Properties { min, max } = c { Some((min.map(i128::from), max.map(i128::from))) } else { None }),
-            ("value", |c| if let Check::IntegerRange { min, max } = c { Some((Some(i128::from(*min)), Some(i128::from(*max)))) } else { None }),
         ];
         for (what, which) in families {
             let (old_lo, old_hi) = range(old, which);
@@ -504,20 +532,18 @@ impl<'m> Walk<'m> {
                 widened.push(format!("greatest {what} {} (it was {})", shown(new_hi), shown(old_hi)));
             }
         }
-        let number = |checks: &[Check]| -> Vec<String> { checks.iter().filter(|c| matches!(c, Check::NumberRange { .. })).map(|c| format!("{c:?}")).collect() };
-        if number(old) != number(new) {
-            let (lower, upper) = (number_bounds(old), number_bounds(new));
-            // A number range: compare the lower and the upper bound, each with its exclusiveness.
-            match compare_lower(lower.0, upper.0) {
-                std::cmp::Ordering::Greater => narrowed.push("a higher least value".to_owned()),
-                std::cmp::Ordering::Less => widened.push("a lower least value".to_owned()),
-                std::cmp::Ordering::Equal => {}
-            }
-            match compare_upper(lower.1, upper.1) {
-                std::cmp::Ordering::Less => narrowed.push("a lower greatest value".to_owned()),
-                std::cmp::Ordering::Greater => widened.push("a higher greatest value".to_owned()),
-                std::cmp::Ordering::Equal => {}
-            }
+        // Integer and number bounds as one range, so that integer → number
+        // with the same bounds changes no bound.
+        let ((old_lo, old_hi), (new_lo, new_hi)) = (value_bounds(old), value_bounds(new));
+        match compare_lower(new_lo, old_lo) {
+            std::cmp::Ordering::Greater => narrowed.push(format!("least value {} (it was {})", shown_bound(new_lo), shown_bound(old_lo))),
+            std::cmp::Ordering::Less => widened.push(format!("least value {} (it was {})", shown_bound(new_lo), shown_bound(old_lo))),
+            std::cmp::Ordering::Equal => {}
+        }
+        match compare_upper(new_hi, old_hi) {
+            std::cmp::Ordering::Less => narrowed.push(format!("greatest value {} (it was {})", shown_bound(new_hi), shown_bound(old_hi))),
+            std::cmp::Ordering::Greater => widened.push(format!("greatest value {} (it was {})", shown_bound(new_hi), shown_bound(old_hi))),
+            std::cmp::Ordering::Equal => {}
         }
         let multiple = |checks: &[Check]| -> Option<String> {
             checks.iter().find_map(|c| match c {
@@ -559,24 +585,6 @@ impl<'m> Walk<'m> {
 enum Side {
     Old,
     New,
-}
-
-/// A shape's assertions (all levels of `Checked`) and the shape below them.
-fn checks(mut shape: &Shape) -> (Vec<Check>, &Shape) {
-    let mut found = Vec::new();
-    while let Shape::Checked(inner, checks) = shape {
-        found.extend(checks.iter().cloned());
-        shape = inner;
-    }
-    (found, shape)
-}
-
-/// Whether a shape is `[X, "null"]`, and X.
-fn nullable(shape: &Shape) -> (bool, &Shape) {
-    match shape {
-        Shape::Nullable(inner) => (true, checks(inner).1),
-        shape => (false, shape),
-    }
 }
 
 fn policy_name(policy: &UnknownKeys) -> &'static str {
@@ -622,10 +630,22 @@ type Family = fn(&Check) -> Option<Range>;
 /// A number range's (lower, upper) bounds: each the value and whether it is exclusive.
 type Bound = Option<(f64, bool)>;
 
-fn number_bounds(checks: &[Check]) -> (Bound, Bound) {
+/// The value bounds of integer and number checks together, each the
+/// tightest met. An integer range's ends at the safe-integer limits are no
+/// bound of the schema's (the reader narrows every integer range to them).
+fn value_bounds(checks: &[Check]) -> (Bound, Bound) {
+    const SAFE: i64 = (1 << 53) - 1;
     let mut lower: Bound = None;
     let mut upper: Bound = None;
     for check in checks {
+        if let Check::IntegerRange { min, max } = check {
+            if *min > -SAFE && compare_lower(Some((*min as f64, false)), lower) == std::cmp::Ordering::Greater {
+                lower = Some((*min as f64, false));
+            }
+            if *max < SAFE && compare_upper(Some((*max as f64, false)), upper) == std::cmp::Ordering::Less {
+                upper = Some((*max as f64, false));
+            }
+        }
         if let Check::NumberRange { minimum, exclusive_minimum, maximum, exclusive_maximum } = check {
             for bound in [minimum.map(|v| (v, false)), exclusive_minimum.map(|v| (v, true))].into_iter().flatten() {
                 if compare_lower(Some(bound), lower) == std::cmp::Ordering::Greater {
@@ -640,6 +660,14 @@ fn number_bounds(checks: &[Check]) -> (Bound, Bound) {
         }
     }
     (lower, upper)
+}
+
+fn shown_bound(bound: Bound) -> String {
+    match bound {
+        None => "none".to_owned(),
+        Some((value, true)) => format!("{value} (exclusive)"),
+        Some((value, false)) => value.to_string(),
+    }
 }
 
 /// Orders lower bounds by how much they refuse (none refuses least).

@@ -214,7 +214,7 @@ pub trait Pinned: Record {
 pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result<T, Error> {
     read::from_slice(bytes, limits).or_else(|_| {
         let value = strict::read_with(bytes, limits).map_err(Error::Json)?;
-        serde_path_to_error::deserialize(value).map_err(Error::from_path)
+        read::by_reference(|| serde_path_to_error::deserialize(value).map_err(Error::from_path))
     })
 }
 

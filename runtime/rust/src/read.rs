@@ -81,13 +81,23 @@ pub fn in_one_pass() -> bool {
     ONE_PASS.with(std::cell::Cell::get)
 }
 
+/// Runs `read` with [`ONE_PASS`] cleared: the reference reader's re-read,
+/// even from inside a `Deserialize` the one-pass reader runs.
+pub(crate) fn by_reference<R>(read: impl FnOnce() -> R) -> R {
+    OnePass::set(false, read)
+}
+
 /// Sets [`ONE_PASS`] while `read` runs, and restores it after, even when
 /// `read` unwinds.
 struct OnePass(bool);
 
 impl OnePass {
     fn enter<R>(read: impl FnOnce() -> R) -> R {
-        let _restore = OnePass(ONE_PASS.with(|flag| flag.replace(true)));
+        OnePass::set(true, read)
+    }
+
+    fn set<R>(value: bool, read: impl FnOnce() -> R) -> R {
+        let _restore = OnePass(ONE_PASS.with(|flag| flag.replace(value)));
         read()
     }
 }
