@@ -139,17 +139,9 @@ impl Reader {
             self.errors.push(file, at, format!("`{VERSION_FIELD}` names `{shown}`, which is not required: an envelope must say its version"));
             return None;
         }
-        let property = properties.get(name).and_then(Value::as_object);
-        let integer = property.and_then(|p| p.get("type")).is_some_and(|t| t == "integer");
-        let listed: Option<Vec<&Value>> = match (property.and_then(|p| p.get("enum")), property.and_then(|p| p.get("const"))) {
-            (Some(Value::Array(values)), None) => Some(values.iter().collect()),
-            (None, Some(value)) => Some(vec![value]),
-            _ => None,
-        };
-        let supported: Option<Vec<i64>> = listed.and_then(|values| values.into_iter().map(Value::as_i64).collect());
-        match supported {
-            Some(supported) if integer && !supported.is_empty() => Some(Version { field: name.to_owned(), supported }),
-            _ => {
+        match properties.get(name).and_then(versions_listed) {
+            Some(supported) => Some(Version { field: name.to_owned(), supported }),
+            None => {
                 self.errors.push(
                     file,
                     at,
@@ -186,18 +178,24 @@ impl Reader {
     }
 }
 
-/// A version property's schema without its `enum` or `const` when these
-/// list integers only (what [`Version`] checks); `None` otherwise.
-fn without_integer_values(property: &Value) -> Option<Value> {
-    let mut object = property.as_object()?.clone();
-    let listed: Vec<&Value> = match (object.get("enum"), object.get("const")) {
+/// The versions a version property lists: its integer `enum` (or `const`),
+/// when it is `"type": "integer"` and lists integers only.
+fn versions_listed(property: &Value) -> Option<Vec<i64>> {
+    let property = property.as_object()?;
+    let listed: Vec<&Value> = match (property.get("enum"), property.get("const")) {
         (Some(Value::Array(values)), None) => values.iter().collect(),
         (None, Some(value)) => vec![value],
         _ => return None,
     };
-    if object.get("type")? != "integer" || listed.is_empty() || !listed.iter().all(|value| value.as_i64().is_some()) {
-        return None;
-    }
+    let versions: Vec<i64> = listed.into_iter().map(Value::as_i64).collect::<Option<_>>()?;
+    (property.get("type")? == "integer" && !versions.is_empty()).then_some(versions)
+}
+
+/// A version property's schema without its `enum` or `const` when these
+/// are what [`Version`] checks ([`versions_listed`]); `None` otherwise.
+fn without_integer_values(property: &Value) -> Option<Value> {
+    versions_listed(property)?;
+    let mut object = property.as_object()?.clone();
     object.remove("enum");
     object.remove("const");
     Some(Value::Object(object))
