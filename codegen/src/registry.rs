@@ -229,12 +229,12 @@ fn name_versions(index_file: &Path, entries: &mut Vec<IndexEntry>, errors: &mut 
         let slot = newest.entry(&entry.name).or_insert(entry.version);
         *slot = (*slot).max(entry.version);
     }
-    let mut refused = Vec::new();
-    for entry in entries.iter() {
-        if entry.version.is_none() && newest[entry.name.as_str()].is_some() {
-            refused.push((entry.position, format!("name {:?} is listed with a version elsewhere: give every entry of a name a version", entry.name)));
-        }
-    }
+    let mut refused: Vec<(usize, String)> = entries
+        .iter()
+        .filter(|entry| entry.version.is_none() && newest[entry.name.as_str()].is_some())
+        .map(|entry| (entry.position, format!("name {:?} is listed with a version elsewhere: give every entry of a name a version", entry.name)))
+        .collect();
+    let mut out: std::collections::HashSet<usize> = refused.iter().map(|(position, _)| *position).collect();
     let bindings: Vec<String> = entries
         .iter()
         .map(|entry| match entry.version {
@@ -244,10 +244,13 @@ fn name_versions(index_file: &Path, entries: &mut Vec<IndexEntry>, errors: &mut 
         .collect();
     // Entries refused already take no name.
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    let unversioned: std::collections::HashSet<usize> = refused.iter().map(|(position, _)| *position).collect();
-    for (entry, binding) in entries.iter().zip(&bindings).filter(|(entry, _)| !unversioned.contains(&entry.position)) {
+    for (entry, binding) in entries.iter().zip(&bindings) {
+        if out.contains(&entry.position) {
+            continue;
+        }
         if let Some(other) = seen.insert(binding, entry.position) {
             refused.push((entry.position, format!("its types would be named {binding:?}, as those of the entry at /schemas/{other}: rename one")));
+            out.insert(entry.position);
         }
     }
     let newest: Vec<Option<u64>> = entries.iter().map(|entry| newest[entry.name.as_str()]).collect();
@@ -258,8 +261,7 @@ fn name_versions(index_file: &Path, entries: &mut Vec<IndexEntry>, errors: &mut 
     for (position, why) in &refused {
         errors.push(index_file, format!("/schemas/{position}"), why);
     }
-    let refused: std::collections::HashSet<usize> = refused.iter().map(|(position, _)| *position).collect();
-    entries.retain(|entry| !refused.contains(&entry.position));
+    entries.retain(|entry| !out.contains(&entry.position));
 }
 
 fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, errors: &mut Errors) -> Option<IndexEntry> {
