@@ -59,7 +59,7 @@ pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8], limits: Limits) -
     }
     let text = std::str::from_utf8(bytes).map_err(|_| Refused("invalid UTF-8".into()))?;
     let mut reader = Reader { text, bytes, pos: 0, depth: 0, scratch: String::new() };
-    let value = OnePass::enter(|| T::deserialize(&mut reader))?;
+    let value = OnePass::set(true, || T::deserialize(&mut reader))?;
     reader.skip_whitespace();
     if reader.pos != bytes.len() {
         return refused("trailing characters");
@@ -92,10 +92,6 @@ pub(crate) fn by_reference<R>(read: impl FnOnce() -> R) -> R {
 struct OnePass(bool);
 
 impl OnePass {
-    fn enter<R>(read: impl FnOnce() -> R) -> R {
-        OnePass::set(true, read)
-    }
-
     fn set<R>(value: bool, read: impl FnOnce() -> R) -> R {
         let _restore = OnePass(ONE_PASS.with(|flag| flag.replace(value)));
         read()
