@@ -2,29 +2,28 @@
 //! written beside it (tests/diff/<case>/expected.json), and the command
 //! line's report, exit status and `--against` work as documented.
 
-use serde_json::{json, Value};
+use concord_codegen::diff::report;
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
 mod common;
 use common::*;
 
-/// The findings of a case, as expected.json spells them.
+/// The findings of a case, as expected.json spells them: the JSON report
+/// without the words and the schema location.
 fn findings(old: &Path, new: &Path) -> Vec<Value> {
-    let old = concord_codegen::load(old).unwrap_or_else(|errors| panic!("{}: {errors}", old.display()));
-    let new = concord_codegen::load(new).unwrap_or_else(|errors| panic!("{}: {errors}", new.display()));
-    concord_codegen::diff::diff(&old, &new)
-        .iter()
-        .map(|f| {
-            json!({
-                "rule": f.rule,
-                "severity": f.severity.as_str(),
-                "breaks": f.breaks.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
-                "type": f.type_label,
-                "path": f.path,
-            })
-        })
-        .collect()
+    let load = |dir: &Path| concord_codegen::load(dir).unwrap_or_else(|errors| panic!("{}: {errors}", dir.display()));
+    let found = concord_codegen::diff::diff(&load(old), &load(new));
+    let sides = report::Sides { old_label: "old", old_dir: old, new_label: "new", new_dir: new };
+    let report: Value = serde_json::from_str(&report::json(&found, &sides)).unwrap();
+    let mut findings = report["findings"].as_array().unwrap().clone();
+    for finding in &mut findings {
+        let finding = finding.as_object_mut().unwrap();
+        finding.remove("message");
+        finding.remove("location");
+    }
+    findings
 }
 
 fn sorted(mut values: Vec<Value>) -> Vec<Value> {
@@ -156,4 +155,14 @@ fn against_a_git_revision() {
     let output = concord(&["diff", "--against", "no-such-revision", "--registry", registry_arg]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(text(&output).contains("git rev-parse"), "{}", text(&output));
+
+    // A schema file committed as a symlink is refused, not read as its target's name.
+    let schema = registry.join("thing.schema.json");
+    std::fs::rename(&schema, registry.join("target.json")).unwrap();
+    std::os::unix::fs::symlink("target.json", &schema).unwrap();
+    git(&["add", "-A"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "link"]);
+    let output = concord(&["diff", "--against", "HEAD", "--registry", registry_arg]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("schemas/thing.schema.json is a symlink at HEAD"), "{}", text(&output));
 }

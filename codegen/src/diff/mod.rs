@@ -434,10 +434,7 @@ impl<'m> Walk<'m> {
     where
         'm: 's,
     {
-        let model = match side {
-            Side::Old => self.old,
-            Side::New => self.new,
-        };
+        let model = self.model(side);
         let (mut found, mut null) = (Vec::new(), false);
         // Bounded: each step goes one alias, wrapper or check further down.
         for _ in 0..=model.types.len() + 64 {
@@ -460,12 +457,16 @@ impl<'m> Walk<'m> {
         (found, null, shape)
     }
 
-    /// A shape as the report names it, a named type by what it is.
-    fn named(&self, shape: &Shape, side: Side) -> String {
-        let model = match side {
+    fn model(&self, side: Side) -> &'m Model {
+        match side {
             Side::Old => self.old,
             Side::New => self.new,
-        };
+        }
+    }
+
+    /// A shape as the report names it, a named type by what it is.
+    fn named(&self, shape: &Shape, side: Side) -> String {
+        let model = self.model(side);
         let Shape::Named(id) = shape else { return shape_name(shape) };
         let def = model.get(*id);
         let what = match &def.kind {
@@ -480,10 +481,7 @@ impl<'m> Walk<'m> {
     }
 
     fn is_string_like(&self, id: TypeId, side: Side) -> bool {
-        let model = match side {
-            Side::Old => self.old,
-            Side::New => self.new,
-        };
+        let model = self.model(side);
         matches!(model.get(id).kind, TypeKind::Enum(_) | TypeKind::OpenEnum(_) | TypeKind::TypedId(_))
     }
 
