@@ -2,6 +2,10 @@
 //! (Draft 2020-12) files into one model, checks it, and writes Rust serde
 //! types and Python pydantic models from that same model.
 //!
+//! This crate is what a build script compiles, and nothing more: the
+//! `concord` command (crate `concord-cli`) adds the assertion engine's check,
+//! pinning, `diff` and the round-trip suite on top of it (docs/crates.md).
+//!
 //! From a build script (`build.rs`), the prost-build way:
 //!
 //! ```no_run
@@ -13,16 +17,12 @@
 //! and in the crate: `include!(concat!(env!("OUT_DIR"), "/concord_registry.rs"));`
 
 pub mod check;
-pub mod diff;
 pub mod emit;
 pub mod error;
-pub mod fuzz;
 pub mod model;
 pub mod names;
 pub mod registry;
-pub mod roundtrip;
 pub mod schema;
-pub mod survey;
 
 pub use error::{Diagnostic, Errors};
 
@@ -39,31 +39,6 @@ pub fn load(registry_dir: &Path) -> Result<model::Model, Errors> {
     let model = schema::read(&registry)?;
     check::check(&model)?;
     Ok(model)
-}
-
-/// The pinned schema of a registry's record type, named as `concord
-/// validate` names it: a root's name, or any record type's `Entry.Type`.
-/// The documents are leaked: this is for a command that checks and exits.
-pub fn pinned_schema(model: &model::Model, name: &str) -> Result<&'static concord_runtime::pinned::Schema, Errors> {
-    let found = model.ids().find(|&id| {
-        let def = model.get(id);
-        def.pinned && (model.label(id) == name || (def.is_root && def.name == name))
-    });
-    let Some(id) = found else {
-        let names: Vec<String> = model.ids().filter(|&id| model.get(id).is_root && model.get(id).pinned).map(|id| model.get(id).name.clone()).collect();
-        return Err(Errors::one(std::path::Path::new(name), "", format!("no record type of that name in the registry (a root: {}; or any record type as Entry.Type)", names.join(", "))));
-    };
-    let def = model.get(id);
-    let documents: Vec<&'static concord_runtime::pinned::Document> = schema::engine::documents(model, def.module)
-        .into_iter()
-        .map(|module| {
-            let module = &model.modules[module];
-            let leak = |text: &str| -> &'static str { Box::leak(text.to_owned().into_boxed_str()) };
-            &*Box::leak(Box::new(concord_runtime::pinned::Document { uri: leak(&module.base), digest: leak(&module.digest), text: leak(&module.text) }))
-        })
-        .collect();
-    let pointer: &'static str = Box::leak(def.origin.pointer.clone().into_boxed_str());
-    Ok(Box::leak(Box::new(concord_runtime::pinned::Schema::new(documents.leak(), pointer))))
 }
 
 /// One generated file: where it goes below the output folder, and its bytes.
@@ -157,7 +132,8 @@ impl Config {
         Ok(self.files(&model))
     }
 
-    pub(crate) fn files(&self, model: &model::Model) -> Vec<GeneratedFile> {
+    /// Every generated file of a loaded model (see [`load`]).
+    pub fn files(&self, model: &model::Model) -> Vec<GeneratedFile> {
         let mut files = vec![GeneratedFile { path: Path::new("rust").join(RUST_FILE), contents: emit::rust::module(model) }];
         for (name, contents) in emit::python::package(model) {
             files.push(GeneratedFile { path: Path::new("python").join(&self.python_package).join(name), contents });

@@ -38,7 +38,7 @@ pub struct Module {
     /// The text's pinned digest (`sha256:<hex>`).
     pub digest: String,
     /// The document's base URI: its `$id`, else its path in the registry
-    /// below `concord_runtime::engine::BASE`.
+    /// below `concord_runtime::pinned::BASE`.
     pub base: String,
     /// The other entries its `$ref`s name (indexes into [`Model::modules`]).
     pub refers_to: Vec<usize>,
@@ -78,6 +78,23 @@ impl Model {
 
     /// A type's name within the registry, `Entry.Type`: unique, where type
     /// names are unique only within their entry's module.
+    /// The documents a module's records are checked against: its own first,
+    /// then every entry its `$ref`s reach, directly or not (indexes into
+    /// [`Model::modules`]). Their pinned texts travel with the bindings.
+    pub fn documents(&self, module: usize) -> Vec<usize> {
+        let mut reached = vec![module];
+        let mut next = 0;
+        while next < reached.len() {
+            for &other in &self.modules[reached[next]].refers_to {
+                if !reached.contains(&other) {
+                    reached.push(other);
+                }
+            }
+            next += 1;
+        }
+        reached
+    }
+
     pub fn label(&self, id: TypeId) -> String {
         let def = self.get(id);
         format!("{}.{}", self.modules[def.module].name, def.name)

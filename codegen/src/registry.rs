@@ -335,7 +335,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
     Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri })
 }
 
-pub(crate) fn is_type_name(name: &str) -> bool {
+pub fn is_type_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric())
 }

@@ -34,6 +34,13 @@ const fn keyword(name: &'static str, vocabulary: &'static str, role: Role) -> Ke
     Keyword { name, vocabulary, role }
 }
 
+/// Keywords whose value is one subschema.
+pub const ONE: &[&str] = &["not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+/// Keywords whose value is an array of subschemas.
+pub const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value maps names to subschemas.
+pub const NAMED: &[&str] = &["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
+
 pub const GROWTH_POINT: &str = "x-growth-point";
 pub const OPEN_ENUM: &str = "x-open-enum";
 pub const TYPED_ID: &str = "x-typed-id";

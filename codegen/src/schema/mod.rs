@@ -11,7 +11,7 @@
 
 mod array;
 mod compose;
-pub mod engine;
+mod engine_only;
 mod enums;
 pub mod keywords;
 pub mod lower;
@@ -45,6 +45,23 @@ pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
+    let reading = read_all(registry);
+    reading.errors.finish(reading.model)
+}
+
+/// A registry read as far as it could be: for a caller with checks of its
+/// own, whose problems are then reported with the reader's, all together
+/// (the `concord` command builds the assertion engine).
+pub struct Reading {
+    pub model: Model,
+    pub errors: Errors,
+    /// Whether the reader stopped early (past [`MAX_TYPES`]): the model is
+    /// then too partial to check further.
+    pub stopped: bool,
+}
+
+/// [`read`], keeping the model whatever was found.
+pub fn read_all(registry: &Registry) -> Reading {
     // Each document read once, and walked once for its anchors, `$id`s and `$ref`s.
     let documents: Vec<Result<Value, JsonError>> = registry.schemas.iter().map(|schema| concord_runtime::strict::read_schema(&schema.bytes)).collect();
     let scans: Vec<Scan> = documents.iter().map(|document| document.as_ref().map(Scan::of).unwrap_or_default()).collect();
@@ -90,7 +107,7 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
     // that one does: its records' own check then covers theirs.
     loop {
         let needy: Vec<usize> = (0..reader.model.modules.len())
-            .filter(|&m| !reader.model.modules[m].needs_engine && engine::documents(&reader.model, m).iter().any(|&o| reader.model.modules[o].needs_engine))
+            .filter(|&m| !reader.model.modules[m].needs_engine && reader.model.documents(m).iter().any(|&o| reader.model.modules[o].needs_engine))
             .collect();
         if needy.is_empty() {
             break;
@@ -99,12 +116,23 @@ pub fn read(registry: &Registry) -> Result<Model, Errors> {
             reader.model.modules[m].needs_engine = true;
         }
     }
-    // Past a limit the reader stopped: the registry generates nothing, and
-    // the engine would spend its time on tens of thousands of types.
-    if !reader.too_many_types {
-        engine::prepare(&mut reader.model, &mut reader.errors);
+    pin_records(&mut reader.model);
+    Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
+}
+
+/// Every record type with a place of its own in its document is pinned
+/// (`validate` exists for it: its schema is a subschema there), and runs
+/// the engine when read if its module needs it. A type a merge or a union
+/// made has no place, and the records around it are checked.
+fn pin_records(model: &mut Model) {
+    let texts: Vec<Option<Value>> = model.modules.iter().map(|module| serde_json::from_str(&module.text).ok()).collect();
+    for def in &mut model.types {
+        let placed = texts[def.module].as_ref().is_some_and(|text| text.pointer(&def.origin.pointer).is_some());
+        if placed && (def.is_root || matches!(def.kind, TypeKind::Struct(_))) {
+            def.pinned = true;
+            def.asserted = model.modules[def.module].needs_engine;
+        }
     }
-    reader.errors.finish(reader.model)
 }
 
 struct Reader {
@@ -646,11 +674,11 @@ fn reading_order(model: &Model) -> Vec<usize> {
 
 /// A document's base URI: the `uri` the index gives it, else its `$id`
 /// (resolved against its path in the registry, without a fragment), else
-/// its path in the registry below [`concord_runtime::engine::BASE`].
+/// its path in the registry below [`concord_runtime::pinned::BASE`].
 /// (The engine knows it by its `$id` too.)
 fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
     let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
-    let path = format!("{}{}", concord_runtime::engine::BASE, schema.path);
+    let path = format!("{}{}", concord_runtime::pinned::BASE, schema.path);
     match (&schema.uri, id) {
         (Some(uri), _) => uri.clone(),
         // A relative `$id` (or a fragment only) resolves against where the document is.
@@ -676,7 +704,7 @@ fn id_problem(id: &str) -> Option<String> {
 /// `reference` resolved against `base` (RFC 3986, enough of it for schema
 /// references: absolute, host-relative, path-relative with `.` and `..`),
 /// without its fragment.
-fn resolve_uri(base: &str, reference: &str) -> String {
+pub fn resolve_uri(base: &str, reference: &str) -> String {
     let reference = reference.split('#').next().unwrap_or_default();
     let has_scheme = reference.split('/').next().is_some_and(|head| head.contains(':'));
     if has_scheme {

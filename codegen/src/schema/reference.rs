@@ -34,6 +34,28 @@ impl Reader {
             self.errors.push(file, at, "`$ref` must be a string");
             return None;
         };
+        let pointer = match self.resolve_reference(doc, target) {
+            Ok(Resolved::Local(pointer)) => pointer,
+            // Another registry entry: any value here, which the engine checks
+            // with every entry's document at hand.
+            Ok(Resolved::Entry) => return Some(self.other_entry(doc, target)),
+            // Relative to a base (an embedded `$id`): the engine resolves it,
+            // or refuses it (the `concord` command builds it before it pins).
+            Ok(Resolved::Embedded) => {
+                doc.engine = true;
+                return Some(Shape::Any);
+            }
+            Err(why) => {
+                self.errors.push(file, at, why);
+                return None;
+            }
+        };
+        Some(Shape::Named(self.target(doc, &pointer, &at, target)?))
+    }
+
+    /// Where a `$ref` leads, or why it leads nowhere concord can follow: the
+    /// one reading of a reference, for typed and engine-only schemas alike.
+    pub(super) fn resolve_reference(&self, doc: &Document, target: &str) -> Result<Resolved, String> {
         // A reference by the document's own `$id` is a local one.
         let root_id = doc.root.get("$id").and_then(Value::as_str).map(|id| id.trim_end_matches('#'));
         let local = match target.split_once('#') {
@@ -41,48 +63,24 @@ impl Reader {
             None if Some(target) == root_id => Some(""),
             _ => None,
         };
-        let pointer = match local {
+        match local {
             Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => match percent_decode(fragment) {
-                Some(pointer) => pointer,
-                None => {
-                    self.errors.push(file, at, format!("`$ref` {target:?} is not a valid URI fragment"));
-                    return None;
-                }
+                Some(pointer) => Ok(Resolved::Local(pointer)),
+                None => Err(format!("`$ref` {target:?} is not a valid URI fragment")),
             },
             Some(anchor) => match doc.anchors.get(anchor) {
-                Some(pointer) => pointer.clone(),
-                None => {
-                    self.errors.push(file, at, format!("`$ref` {target:?} names no `$anchor` of this document"));
-                    return None;
-                }
+                Some(pointer) => Ok(Resolved::Local(pointer.clone())),
+                None => Err(format!("`$ref` {target:?} names no `$anchor` of this document")),
             },
-            // Another registry entry: any value here, which the engine checks
-            // with every entry's document at hand.
-            None if self.entry_of(doc.module, target).is_some() => return Some(self.other_entry(doc, target)),
+            None if self.entry_of(doc.module, target).is_some() => Ok(Resolved::Entry),
             None if target.contains(':') && !doc.ids.iter().any(|id| target.starts_with(id.trim_end_matches('#'))) => {
-                self.errors.push(
-                    file,
-                    at,
-                    format!("remote `$ref` {target:?} is refused: concord never fetches schemas; copy the schema into the registry"),
-                );
-                return None;
+                Err(format!("remote `$ref` {target:?} is refused: concord never fetches schemas; copy the schema into the registry"))
             }
             None if doc.ids.is_empty() => {
-                self.errors.push(
-                    file,
-                    at,
-                    format!("`$ref` {target:?} points into another file that is no registry entry: add it to the registry (concord never fetches schemas)"),
-                );
-                return None;
+                Err(format!("`$ref` {target:?} points into another file that is no registry entry: add it to the registry (concord never fetches schemas)"))
             }
-            // Relative to a base (an embedded `$id`): the engine resolves it,
-            // or refuses the schema when it is built (`engine::prepare`).
-            None => {
-                doc.engine = true;
-                return Some(Shape::Any);
-            }
-        };
-        Some(Shape::Named(self.target(doc, &pointer, &at, target)?))
+            None => Ok(Resolved::Embedded),
+        }
     }
 
     /// A `$ref` into another entry: its type there when that entry is read
@@ -129,6 +127,16 @@ impl Reader {
         doc.pending.push((id, pointer.to_owned()));
         Some(id)
     }
+}
+
+/// Where a `$ref` leads.
+pub(super) enum Resolved {
+    /// A place in the same document (a JSON pointer, an anchor's place).
+    Local(String),
+    /// Another registry entry's document.
+    Entry,
+    /// Somewhere below an embedded resource's `$id`: the engine resolves it.
+    Embedded,
 }
 
 /// A URI fragment's percent-escapes decoded (`%25` is `%`); `None` when it

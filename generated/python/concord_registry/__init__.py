@@ -3,6 +3,7 @@
 
 Read with `Model.from_json`, write with `record.to_json()`."""
 
+from . import _runtime as _runtime
 from .cls_artifact import ClsArtifact
 from .evidence import Evidence
 from .evidence_v1 import EvidenceV1

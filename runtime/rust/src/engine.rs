@@ -15,9 +15,7 @@ use jsonschema::{Draft, Keyword, Registry, ValidationError, Validator};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 
-/// The base URI of a schema document without `$id`: its path in the
-/// registry, below a host that can never resolve (nothing is fetched).
-pub const BASE: &str = "https://registry.concord.invalid/";
+pub use crate::pinned::BASE;
 
 /// At most this many notes are given for one refused value (ADR-0060).
 pub const MAX_NOTES: usize = 3;

@@ -19,6 +19,9 @@ pub mod pattern;
 pub mod pinned;
 pub mod read;
 pub mod scan;
+#[cfg(feature = "source")]
+#[doc(hidden)]
+pub mod source;
 pub mod strict;
 #[cfg(test)]
 mod test_suite;
@@ -118,6 +121,60 @@ mod tests {
         // schema's own text, not input, so showing it is harmless.)
         assert_eq!(error.message(), "missing field `a`b and a name well past twenty characters`");
     }
+}
+
+/// This crate's version: generated code names the version it was written
+/// for ([`bindings_for!`]).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The first item of generated bindings: `bindings_for!("0.1.0")` names the
+/// concord that wrote them. Bindings from a concord this runtime does not
+/// serve fail to compile here, saying which versions go together, rather
+/// than somewhere in the middle of the generated code. A runtime serves the
+/// bindings of its own release series up to its own version
+/// (docs/versions.md).
+#[macro_export]
+macro_rules! bindings_for {
+    ("0.1.0") => {};
+    ($other:literal) => {
+        compile_error!(concat!(
+            "these bindings were written by concord ",
+            $other,
+            ", and this concord-runtime (0.1.0) serves bindings of concord 0.1.0 only: ",
+            "use concord-runtime ",
+            $other,
+            " with them, or regenerate them with concord 0.1.0 (the build script's concord-codegen, or `concord generate`)"
+        ));
+    };
+}
+
+/// Generated code that needs one of this crate's optional features says so
+/// first: `requires_feature!("validate")` compiles only with the feature on,
+/// and otherwise fails saying how to turn it on.
+#[macro_export]
+macro_rules! requires_feature {
+    ("validate") => {
+        $crate::__validate_feature!();
+    };
+}
+
+#[cfg(feature = "validate")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __validate_feature {
+    () => {};
+}
+
+#[cfg(not(feature = "validate"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __validate_feature {
+    () => {
+        compile_error!(
+            "these bindings check records with the assertion engine (their schemas use keywords no Rust type expresses, such as `not`, `if` or `contains`): \
+             turn on concord-runtime's `validate` feature: concord-runtime = { version = \"0.1.0\", features = [\"validate\"] }"
+        );
+    };
 }
 
 pub use indexmap::IndexMap;

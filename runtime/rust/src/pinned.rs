@@ -8,6 +8,10 @@
 
 use std::fmt;
 
+/// The base URI of a schema document without `$id`: its path in the
+/// registry, below a host that can never resolve (nothing is fetched).
+pub const BASE: &str = "https://registry.concord.invalid/";
+
 /// One schema file of the registry, as pinned.
 #[derive(Debug)]
 pub struct Document {
@@ -78,12 +82,7 @@ impl Schema {
     /// Checks a JSON value against the schema: `Err` with at most three
     /// notes, none of which repeats the refused value.
     pub fn validate(&self, value: &serde_json::Value) -> Result<(), Refusal> {
-        let validator = self.validator()?;
-        if validator.is_valid(value) {
-            return Ok(());
-        }
-        let (notes, more) = crate::engine::notes(validator, value, crate::engine::MAX_NOTES);
-        Err(Refusal { notes, more })
+        check(self.validator()?, value)
     }
 
     /// Whether `value` satisfies the schema.
@@ -110,16 +109,48 @@ impl Schema {
     fn validator(&self) -> Result<&jsonschema::Validator, Refusal> {
         let built = self.validator.get_or_init(|| {
             let documents: Vec<(&str, &str)> = self.documents.iter().map(|document| (document.uri, document.text)).collect();
-            // The generator built this validator already; should the crate
-            // panic all the same, that is a refusal here too, not a crash.
-            std::panic::catch_unwind(|| crate::engine::build_in(&documents, 0, self.pointer)).unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
+            build(&documents, self.pointer)
         });
-        // The generator builds every validator before it writes bindings;
-        // should one fail here all the same, every value is refused, and says why.
-        built.as_ref().map_err(|problem| Refusal {
+        built.as_ref().map_err(|problem| Refusal::unbuilt(problem))
+    }
+}
+
+/// A value against the subschema at `pointer` of the first of `documents`
+/// (`(uri, text)` each), with a validator built for this one check: for a
+/// command that checks once and exits. The same verdict and notes as
+/// [`Schema::validate`].
+#[cfg(feature = "validate")]
+pub fn validate_once(documents: &[(&str, &str)], pointer: &str, value: &serde_json::Value) -> Result<(), Refusal> {
+    let validator = build(documents, pointer).map_err(|problem| Refusal::unbuilt(&problem))?;
+    check(&validator, value)
+}
+
+#[cfg(feature = "validate")]
+fn build(documents: &[(&str, &str)], pointer: &str) -> Result<jsonschema::Validator, String> {
+    // `concord pin` built this validator already; should the crate panic
+    // all the same, that is a refusal here too, not a crash.
+    std::panic::catch_unwind(|| crate::engine::build_in(documents, 0, pointer)).unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
+}
+
+#[cfg(feature = "validate")]
+fn check(validator: &jsonschema::Validator, value: &serde_json::Value) -> Result<(), Refusal> {
+    if validator.is_valid(value) {
+        return Ok(());
+    }
+    let (notes, more) = crate::engine::notes(validator, value, crate::engine::MAX_NOTES);
+    Err(Refusal { notes, more })
+}
+
+#[cfg(feature = "validate")]
+impl Refusal {
+    /// A schema the engine cannot build refuses every value, and says why
+    /// (`concord pin` refuses such a schema; bindings written by a build
+    /// script from a schema pinned by hand may meet it here).
+    fn unbuilt(problem: &str) -> Refusal {
+        Refusal {
             notes: vec![Note { pointer: String::new(), keyword: "$schema".into(), schema_path: String::new(), message: format!("cannot be checked: {problem}") }],
             more: false,
-        })
+        }
     }
 }
 

@@ -16,6 +16,7 @@ pub fn package(model: &Model) -> Vec<(String, String)> {
         files.push((format!("{}.py", ident::module(&model.modules[index].word)), layout::excuse_long_lines(&module(model, index))));
     }
     files.push(("_schemas.py".to_owned(), schemas(model)));
+    files.push(("_runtime.py".to_owned(), runtime()));
     files.push(("py.typed".to_owned(), String::new()));
     files
 }
@@ -54,11 +55,23 @@ fn schemas(model: &Model) -> String {
     out
 }
 
+/// `_runtime.py`, which `__init__.py` imports first: a concord_runtime that
+/// does not run bindings of this version says so before any class is built.
+fn runtime() -> String {
+    format!(
+        "# {}\n\"\"\"The concord_runtime these bindings were written for: imported first, so that another is named plainly.\"\"\"\n\n\
+         import concord_runtime\n\nconcord_runtime.bindings_for({})\n",
+        super::HEADER,
+        string_literal(super::VERSION)
+    )
+}
+
 fn init(model: &Model) -> String {
     let mut out = format!("# {}\n", super::HEADER);
     out.push_str("\"\"\"Pydantic models of a concord registry: a module per registry entry, each root also here.\n\nRead with `Model.from_json`, write with `record.to_json()`.\"\"\"\n");
     let mut names = Vec::new();
-    let mut imports = Vec::new();
+    // First of all (isort sorts it first too): the runtime's version check.
+    let mut imports = vec!["from . import _runtime as _runtime".to_owned()];
     for module in &model.modules {
         let word = ident::module(&module.word);
         match module.root {
@@ -147,7 +160,7 @@ fn module(model: &Model, index: usize) -> String {
     // compiling each one from a string at import.
     let pinned = model.ids().any(|id| model.get(id).module == index && model.get(id).pinned);
     if pinned {
-        let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("PINNED_SCHEMAS[{other}]")).collect();
+        let documents: Vec<String> = model.documents(index).iter().map(|other| format!("PINNED_SCHEMAS[{other}]")).collect();
         let value = assignment(0, "_DOCUMENTS", None, Some(&format!("[{}]", documents.join(", "))));
         blocks.insert(0, value + "\"\"\"This entry's schema file as pinned, then those its `$ref`s reach.\"\"\"\n");
     }

@@ -19,6 +19,12 @@ pub fn module(model: &Model) -> String {
     // Formatted a type at a time: one syntax tree of the whole registry
     // would cost memory and time out of proportion to its size.
     let mut out = format!("// {}\n", super::HEADER);
+    // The runtime these bindings were written for, and the features they need:
+    // any other fails to compile here, saying what goes together.
+    out.push_str(&format!("\n::concord_runtime::bindings_for!({:?});\n", super::VERSION));
+    if model.types.iter().any(|def| def.asserted) {
+        out.push_str("::concord_runtime::requires_feature!(\"validate\");\n");
+    }
     let documents = model.modules.iter().map(|module| {
         let (uri, digest, text) = (proc_macro2::Literal::string(&module.base), proc_macro2::Literal::string(&module.digest), text_literal(&module.text));
         format!("    ::concord_runtime::pinned::Document {{\n        uri: {uri},\n        digest: {digest},\n        text: {text},\n    }},\n")
@@ -32,7 +38,7 @@ pub fn module(model: &Model) -> String {
         let doc = proc_macro2::Literal::string(&format!(" The types of {}.", module.describe()));
         out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
         // This entry's document first, then the entries its `$ref`s reach.
-        let documents: Vec<String> = crate::schema::engine::documents(model, index).iter().map(|other| format!("&super::PINNED[{other}]")).collect();
+        let documents: Vec<String> = model.documents(index).iter().map(|other| format!("&super::PINNED[{other}]")).collect();
         out.push_str(&format!(
             "\n    /// This entry's schema file as pinned, then those its `$ref`s reach.\n    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[{}];\n",
             documents.join(", ")
@@ -82,86 +88,10 @@ fn module_ident(model: &Model, module: usize) -> Ident {
     Ident::new(&ident::module(&model.modules[module].word), Span::call_site())
 }
 
-/// A `main` for `concord roundtrip` and `concord fuzz`: reads `Name\tpath`
-/// lines on stdin (or `Name\t:hex`, the input's bytes in hex) and answers
-/// each with one JSON line, `{"ok": output, "digest": digest}` or
-/// `{"error": message}`; an empty line flushes the answers. `Name` is a
-/// root's name or any record type's [`Model::label`].
-pub fn roundtrip_main(model: &Model) -> String {
-    let arms = model.ids().filter(|id| model.is_record(*id)).map(|id| {
-        let def = model.get(id);
-        let label = model.label(id);
-        let ty = type_ident(model, id);
-        // A root by the name it is re-exported under, as users name it.
-        let path = if def.is_root { quote! { bindings::#ty } } else { let module = module_ident(model, def.module); quote! { bindings::#module::#ty } };
-        let root = def.is_root.then(|| def.name.clone()).into_iter();
-        if def.pinned {
-            quote! { #label #(| #root)* => validated::<#path>(&bytes, roundtrip::<#path>(&bytes)), }
-        } else {
-            quote! { #label #(| #root)* => roundtrip::<#path>(&bytes), }
-        }
-    });
-    format_file(quote! {
-        #[allow(clippy::all, dead_code)]
-        mod bindings {
-            include!("bindings.rs");
-        }
-        use ::concord_runtime::Record;
-        use ::std::io::{BufRead, Write};
-
-        fn roundtrip<T: Record>(bytes: &[u8]) -> ::concord_runtime::Value {
-            let record = match T::from_json(bytes) {
-                Ok(record) => record,
-                Err(error) => return ::concord_runtime::serde_json::json!({ "error": error.to_string() }),
-            };
-            let digest = match record.digest() {
-                Ok(digest) => digest,
-                Err(error) => format!("no digest: {error}"),
-            };
-            match record.to_json() {
-                Ok(bytes) => ::concord_runtime::serde_json::json!({ "ok": String::from_utf8_lossy(&bytes), "digest": digest }),
-                Err(error) => ::concord_runtime::serde_json::json!({ "error": error.to_string() }),
-            }
-        }
-
-        /// The answer with `validate`'s verdict on the same bytes: `true`, or the refusal.
-        fn validated<T: ::concord_runtime::Pinned>(bytes: &[u8], mut answer: ::concord_runtime::Value) -> ::concord_runtime::Value {
-            answer["validated"] = match T::validate_json(bytes) {
-                Ok(()) => ::concord_runtime::Value::Bool(true),
-                Err(error) => ::concord_runtime::Value::String(error.to_string()),
-            };
-            answer
-        }
-
-        fn unhex(hex: &str) -> Vec<u8> {
-            (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex bytes")).collect()
-        }
-
-        fn main() {
-            let mut out = ::std::io::BufWriter::new(::std::io::stdout().lock());
-            for line in ::std::io::stdin().lock().lines() {
-                let line = line.expect("stdin is readable");
-                if line.is_empty() {
-                    out.flush().expect("stdout is writable");
-                    continue;
-                }
-                let (name, path) = line.split_once('\t').expect("a line is NAME<TAB>PATH");
-                let bytes = match path.strip_prefix(':') {
-                    Some(hex) => unhex(hex),
-                    None => ::std::fs::read(path).expect("the fixture is readable"),
-                };
-                let answer = match name {
-                    #(#arms)*
-                    other => ::concord_runtime::serde_json::json!({ "error": format!("no record type {other}") }),
-                };
-                writeln!(out, "{answer}").expect("stdout is writable");
-            }
-        }
-    })
-}
-
-fn format_file(tokens: TokenStream) -> String {
-    format!("// {}\n\n{}", super::HEADER, format_items(tokens))
+/// A record type's path in the bindings: `module::Type`, the way a user
+/// names it (a root also by its re-export at the top, `Type`).
+pub fn record_path(model: &Model, id: TypeId) -> String {
+    format!("{}::{}", module_ident(model, model.get(id).module), type_ident(model, id))
 }
 
 /// Items formatted by prettyplease, with a blank line between top-level items.

@@ -1,0 +1,414 @@
+//! `concord`: generate, check and pin a registry's bindings, and run the
+//! shared round-trip suite through both languages.
+
+use clap::{Parser, Subcommand};
+use concord_cli::{fuzz, roundtrip};
+use concord_codegen::{registry, stale_files, write_files, Config, Errors};
+use concord_runtime::{canonical, strict};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "concord", version, about = "Compile a digest-pinned JSON Schema registry into Rust serde types and Python pydantic models that agree")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the Rust and Python bindings of a registry.
+    Generate {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+    },
+    /// Fail when a pin drifted or the generated bindings are stale.
+    Check {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+    },
+    /// Re-pin every schema to its current bytes, after a deliberate change.
+    Pin {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+    },
+    /// Build the bindings of a registry in both languages and run every fixture through both.
+    Roundtrip {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// The fixtures: a folder per root type, `<Root>/<case>.json` and what it expects beside it.
+        #[arg(long)]
+        fixtures: PathBuf,
+        /// Scratch folder for the generated crate and package (kept, so rebuilds are incremental)
+        /// [default: $CARGO_TARGET_DIR/concord-roundtrip, else target/concord-roundtrip].
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// The Python with pydantic installed [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
+        #[arg(long)]
+        python: Option<PathBuf>,
+    },
+    /// Differential fuzzing: instances of every record type drawn from the
+    /// model, and near-misses of them, go as the same bytes to the Rust and
+    /// the Python bindings, which must agree on verdict, error kind,
+    /// pointer, output bytes and digest. Exits 1 on any disagreement, each
+    /// shrunk and written as a round-trip fixture.
+    Fuzz {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// Cases per record type.
+        #[arg(long, default_value_t = 10_000)]
+        cases: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop after this long (`90s`, `30m`, `2h`), whatever the count.
+        #[arg(long, value_parser = fuzz::runner::parse_duration)]
+        time: Option<std::time::Duration>,
+        /// Only record types whose `Entry.Type` label contains this.
+        #[arg(long)]
+        only: Option<String>,
+        /// Build the Rust bindings optimized (slower to build, faster to run).
+        #[arg(long)]
+        release: bool,
+        /// Where each disagreement's reproducer is written, as a fixture.
+        #[arg(long, default_value = "concord-findings")]
+        findings: PathBuf,
+        /// [default: $CARGO_TARGET_DIR/concord-roundtrip, else target/concord-roundtrip].
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
+        #[arg(long)]
+        python: Option<PathBuf>,
+    },
+    /// Strict reading and canonical JSON (jcs-rfc8785-integer-v1), as
+    /// `python -m concord_runtime json` does them: same bytes, same exit codes.
+    #[command(subcommand)]
+    Json(JsonCommand),
+    /// What a registry change breaks: every change between two registries,
+    /// by record type and direction (backward: new readers, old data;
+    /// forward: old readers, new data; relay: an old binding reads and
+    /// writes back new data), with a rule, a severity and where it is
+    /// (docs/compatibility.md). Exit 0, 1 when a finding is at or above
+    /// --fail-on, 2 when a registry cannot be read.
+    #[command(group = clap::ArgGroup::new("old_side").required(true).args(["old", "against"]))]
+    Diff {
+        /// The old registry folder.
+        old: Option<PathBuf>,
+        /// The new registry folder [default: --registry].
+        new: Option<PathBuf>,
+        /// Compare the registry at this git revision with the working tree's (--registry).
+        #[arg(long, conflicts_with = "old")]
+        against: Option<String>,
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        #[arg(long, value_enum, default_value = "table")]
+        format: DiffFormat,
+        /// The least severity that makes the exit status 1.
+        #[arg(long, value_enum, default_value = "error")]
+        fail_on: FailOn,
+    },
+    /// Check a JSON file against a record type's pinned schema, all of it,
+    /// as `validate` in the bindings does (and `python -m concord_runtime
+    /// validate PACKAGE NAME FILE`, with the same output and exit codes):
+    /// exit 0 with `ok`, 1 with at most three notes on standard error, 2
+    /// when the registry, the name or the file cannot be used.
+    Validate {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// A root's name (`ClsArtifact`), or any record type's `Entry.Type` (`ClsArtifact.Session`).
+        name: String,
+        /// A path, or - for standard input.
+        file: PathBuf,
+        #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
+        max_bytes: usize,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DiffFormat {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Subcommand)]
+enum JsonCommand {
+    /// Strict-read FILE: exit 0, or 1 with the first problem.
+    Check(JsonArgs),
+    /// Write the canonical bytes of FILE.
+    Canon(JsonArgs),
+    /// Write sha256:<hex> over the canonical bytes of FILE.
+    Digest(JsonArgs),
+}
+
+#[derive(clap::Args)]
+struct JsonArgs {
+    /// A path, or - for standard input.
+    file: PathBuf,
+    #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
+    max_bytes: usize,
+}
+
+fn main() -> ExitCode {
+    let command = Cli::parse().command;
+    if let Command::Json(json) = command {
+        return run_json(json);
+    }
+    if let Command::Validate { registry, name, file, max_bytes } = command {
+        return run_validate(&registry, &name, &file, max_bytes);
+    }
+    if let Command::Diff { old, new, against, registry, format, fail_on } = command {
+        return run_diff(old, new, against, registry, format, fail_on);
+    }
+    match run(command) {
+        Ok(code) => code,
+        Err(errors) => {
+            eprintln!("{errors}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, Errors> {
+    match command {
+        Command::Generate { registry, out } => {
+            let files = generate(&registry)?;
+            write_files(&out, &files)?;
+            for file in &files {
+                println!("wrote {}", out.join(&file.path).display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { registry, out } => {
+            let files = generate(&registry)?;
+            let stale = stale_files(&out, &files);
+            if stale.is_empty() {
+                println!("ok: every pin holds and {} is up to date", out.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut errors = Errors::default();
+            for file in stale {
+                let message = format!(
+                    "stale: this file does not match what {} generates; run `concord generate --registry {} --out {}`",
+                    registry.display(),
+                    registry.display(),
+                    out.display()
+                );
+                errors.push(&file, "", message);
+            }
+            Err(errors)
+        }
+        Command::Pin { registry: dir } => {
+            let changes = pin(&dir)?;
+            if changes.is_empty() {
+                println!("every pin already matches its file");
+            }
+            for change in changes {
+                println!("{}: {} -> {}", change.path, change.old.as_deref().unwrap_or("(none)"), change.new);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Roundtrip { registry, fixtures, work_dir, python } => {
+            let python = python.unwrap_or_else(roundtrip::default_python);
+            let work_dir = work_dir.unwrap_or_else(roundtrip::default_work_dir);
+            let report = roundtrip::run(Config::new().registry(&registry), &fixtures, &work_dir, &python)?;
+            print!("{report}");
+            Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::Fuzz { registry, cases, seed, time, only, release, findings, work_dir, python } => {
+            let python = python.unwrap_or_else(roundtrip::default_python);
+            let work_dir = work_dir.unwrap_or_else(roundtrip::default_work_dir);
+            let options = fuzz::runner::Options { cases, seed, time, only, work_dir, python, findings, progress: true, release };
+            eprintln!("{}", fuzz::runner::describe(&options));
+            let summary = fuzz::runner::run(Config::new().registry(&registry), &options)?;
+            print!("{summary}");
+            Ok(if summary.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } => unreachable!("handled by run_json, run_validate and run_diff"),
+    }
+}
+
+/// Every file `concord generate` writes: the bindings of the registry as a
+/// build script writes them, once the command's own checks passed.
+fn generate(registry: &std::path::Path) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
+    let model = concord_cli::load(registry)?;
+    Ok(Config::new().registry(registry).files(&model))
+}
+
+/// Re-pins the registry, and keeps the new pins only if the registry then
+/// loads with every check the command runs: a schema that is pinned is one
+/// that generates (a build script trusts what its pins say).
+fn pin(dir: &std::path::Path) -> Result<Vec<registry::PinChange>, Errors> {
+    let index = dir.join(registry::INDEX);
+    let before = std::fs::read(&index).map_err(|error| Errors::one(&index, "", format!("cannot read: {error}")))?;
+    let changes = registry::pin(dir)?;
+    if changes.is_empty() {
+        return Ok(changes);
+    }
+    if let Err(mut errors) = concord_cli::load(dir) {
+        registry::write_atomically(&index, &before).map_err(|error| Errors::one(&index, "", error))?;
+        errors.push(&index, "", "nothing was pinned: the schemas above must load first");
+        return Err(errors);
+    }
+    Ok(changes)
+}
+
+/// Exit codes: 0 nothing at or above `fail_on`, 1 something, 2 a registry
+/// that cannot be read (or a git revision that cannot be found).
+fn run_diff(old: Option<PathBuf>, new: Option<PathBuf>, against: Option<String>, registry: PathBuf, format: DiffFormat, fail_on: FailOn) -> ExitCode {
+    use concord_cli::diff::{self, report, Severity};
+    let fail_on = match fail_on {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    };
+    let failed = |errors: Errors| {
+        eprintln!("{errors}");
+        ExitCode::from(2)
+    };
+    // With --against, the old registry is a checkout, removed when this ends.
+    let (checkout, old_label) = match (&old, &against) {
+        (_, Some(revision)) => match diff::git::checkout(&registry, revision) {
+            Ok(checkout) => (Some(checkout), format!("{}@{revision}", registry.display())),
+            Err(errors) => return failed(errors),
+        },
+        (Some(old), None) => (None, old.display().to_string()),
+        (None, None) => unreachable!("clap requires OLD or --against"),
+    };
+    let old_dir = checkout.as_ref().map_or_else(|| old.clone().unwrap_or_default(), |checkout| checkout.dir().to_path_buf());
+    let new_dir = if against.is_some() { registry.clone() } else { new.unwrap_or(registry) };
+    // A checkout's problems are named by revision, not by its temporary folder.
+    let old_loaded = concord_cli::load(&old_dir).map_err(|mut errors| {
+        for diagnostic in &mut errors.diagnostics {
+            if let Ok(relative) = diagnostic.file.strip_prefix(&old_dir) {
+                diagnostic.file = PathBuf::from(&old_label).join(relative);
+            }
+        }
+        errors
+    });
+    let (old_model, new_model) = match (old_loaded, concord_cli::load(&new_dir)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            let mut errors = Errors::default();
+            for result in [old, new] {
+                if let Err(more) = result {
+                    errors.extend(more);
+                }
+            }
+            return failed(errors);
+        }
+    };
+    let findings = diff::diff(&old_model, &new_model);
+    let new_label = new_dir.display().to_string();
+    let sides = report::Sides { old_label: &old_label, old_dir: &old_dir, new_label: &new_label, new_dir: &new_dir };
+    let text = match format {
+        DiffFormat::Table => report::table(&findings, &sides, fail_on),
+        DiffFormat::Json => report::json(&findings, &sides),
+    };
+    print!("{text}");
+    if findings.iter().any(|finding| finding.severity >= fail_on) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The bytes of FILE, or of standard input for `-`; else the message to show.
+fn read_input(file: &std::path::Path) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let read = if file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(file).map(|read| bytes = read)
+    };
+    read.map(|()| bytes).map_err(|error| {
+        // The OS's words only, as Python's strerror gives them.
+        let reason = error.to_string();
+        let reason = reason.split(" (os error").next().unwrap_or_default().to_owned();
+        format!("error: cannot read {}: {reason}", file.display())
+    })
+}
+
+/// Exit codes: 0 valid, 1 refused (the notes on standard error), 2 the
+/// registry, the name or the file cannot be used.
+fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, max_bytes: usize) -> ExitCode {
+    let schema = match concord_cli::load(registry).and_then(|model| concord_cli::RecordSchema::find(&model, name)) {
+        Ok(schema) => schema,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return ExitCode::from(2);
+        }
+    };
+    let bytes = match read_input(file) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let value = match strict::read_with(&bytes, strict::Limits { max_bytes }) {
+        Ok(value) => value,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match schema.validate(&value) {
+        Ok(()) => {
+            println!("ok");
+            ExitCode::SUCCESS
+        }
+        Err(refusal) => {
+            eprintln!("{refusal}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Exit codes: 0 done, 1 the input was refused, 2 the file could not be read.
+fn run_json(command: JsonCommand) -> ExitCode {
+    let (JsonCommand::Check(args) | JsonCommand::Canon(args) | JsonCommand::Digest(args)) = &command;
+    let bytes = match read_input(&args.file) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let limits = strict::Limits { max_bytes: args.max_bytes };
+    let output = match command {
+        JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(|e| e.to_string()),
+        JsonCommand::Canon(_) => strict::read_with(&bytes, limits)
+            .map_err(canonical::CanonicalError::from)
+            .and_then(|value| canonical::to_bytes(&value))
+            .map_err(|e| e.to_string()),
+        JsonCommand::Digest(_) => strict::read_with(&bytes, limits)
+            .map_err(canonical::CanonicalError::from)
+            .and_then(|value| canonical::digest(&value))
+            .map(|digest| format!("{digest}\n").into_bytes())
+            .map_err(|e| e.to_string()),
+    };
+    match output {
+        Ok(output) => {
+            let mut stdout = std::io::stdout().lock();
+            if stdout.write_all(&output).and_then(|()| stdout.flush()).is_err() {
+                return ExitCode::from(2);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! `concord diff`: each rule's pair of tiny registries gives the findings
+//! written beside it (tests/diff/<case>/expected.json), and the command
+//! line's report, exit status and `--against` work as documented.
+
+use concord_cli::diff::report;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+use common::*;
+
+/// The findings of a case, as expected.json spells them: the JSON report
+/// without the words and the schema location.
+fn findings(old: &Path, new: &Path) -> Vec<Value> {
+    let load = |dir: &Path| concord_cli::load(dir).unwrap_or_else(|errors| panic!("{}: {errors}", dir.display()));
+    let found = concord_cli::diff::diff(&load(old), &load(new));
+    let sides = report::Sides { old_label: "old", old_dir: old, new_label: "new", new_dir: new };
+    let report: Value = serde_json::from_str(&report::json(&found, &sides)).unwrap();
+    let mut findings = report["findings"].as_array().unwrap().clone();
+    for finding in &mut findings {
+        let finding = finding.as_object_mut().unwrap();
+        finding.remove("message");
+        finding.remove("location");
+    }
+    findings
+}
+
+fn sorted(mut values: Vec<Value>) -> Vec<Value> {
+    values.sort_by_key(|value| value.to_string());
+    values
+}
+
+#[test]
+fn every_rule_gives_its_findings() {
+    let cases = workspace().join("tests/diff");
+    let mut names: Vec<String> = std::fs::read_dir(&cases)
+        .unwrap()
+        .filter_map(|entry| {
+            let entry = entry.unwrap();
+            entry.file_type().unwrap().is_dir().then(|| entry.file_name().to_string_lossy().into_owned())
+        })
+        .collect();
+    names.sort();
+    let mut failures = Vec::new();
+    let mut rules_seen = std::collections::BTreeSet::new();
+    for name in &names {
+        let case = cases.join(name);
+        let expected: Vec<Value> = serde_json::from_slice(&std::fs::read(case.join("expected.json")).unwrap()).unwrap();
+        let actual = findings(&case.join("old"), &case.join("new"));
+        for finding in &actual {
+            rules_seen.insert(finding["rule"].as_str().unwrap().to_owned());
+        }
+        if sorted(actual.clone()) != sorted(expected.clone()) {
+            failures.push(format!("{name}:\n  expected {}\n  actual   {}", Value::from(expected), Value::from(actual)));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), names.len(), failures.join("\n"));
+    // Every rule the documentation lists has a case that reports it.
+    let documented = std::fs::read_to_string(workspace().join("docs/compatibility.md")).unwrap();
+    let rules: Vec<&str> = documented.lines().filter_map(|line| line.strip_prefix("| `")?.split('`').next()).collect();
+    assert!(rules.len() > 30, "{rules:?}");
+    let missing: Vec<&&str> = rules.iter().filter(|rule| !rules_seen.contains(**rule)).collect();
+    assert!(missing.is_empty(), "documented rules no case reports: {missing:?}");
+}
+
+#[test]
+fn an_unchanged_registry_has_no_findings_and_a_registry_diffed_with_itself_passes() {
+    let registry = workspace().join("registry");
+    assert_eq!(findings(&registry, &registry), Vec::<Value>::new());
+    let output = concord(&["diff", "registry", "registry"]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert_eq!(text(&output), "concord diff registry → registry\nno changes that concord's bindings see\n");
+}
+
+/// The table, `--format json`, and the exit status against `--fail-on`.
+#[test]
+fn the_report_and_the_exit_status_follow_fail_on() {
+    let case = workspace().join("tests/diff/property-added-default");
+    let (old, new) = (case.join("old"), case.join("new"));
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    // A warning: passes at the default --fail-on error, fails at warning.
+    let table = concord(&["diff", old, new]);
+    assert_eq!(table.status.code(), Some(0), "{}", text(&table));
+    let report = text(&table);
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines[0], format!("concord diff {old} → {new}"));
+    assert_eq!(lines[1], "SEVERITY  RULE                    BREAKS  TYPE         PATH");
+    assert_eq!(lines[2], "warning   property-added-default  relay   Thing.Inner  /inner/note");
+    assert_eq!(lines[3], "    \"note\" is new at a default type: an older reader drops it, so a relay loses it");
+    assert_eq!(lines[4], format!("    at {new}/thing.schema.json#/$defs/Inner/properties/note"));
+    assert_eq!(lines[5], "0 errors, 1 warning, 0 info: passes (--fail-on error)");
+    assert_eq!(concord(&["diff", old, new, "--fail-on", "warning"]).status.code(), Some(1));
+
+    let json = concord(&["diff", old, new, "--format", "json"]);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["findings"][0]["rule"], "property-added-default");
+    assert_eq!(report["findings"][0]["location"], format!("{new}/thing.schema.json#/$defs/Inner/properties/note"));
+
+    // An error fails at the default; a registry that cannot be read exits 2.
+    let case = workspace().join("tests/diff/property-added-closed");
+    let output = concord(&["diff", case.join("old").to_str().unwrap(), case.join("new").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let output = concord(&["diff", "no/such/registry", new]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("cannot read the registry index"), "{}", text(&output));
+}
+
+/// `--against <revision>`: the registry as git holds it at a revision,
+/// against the working tree's.
+#[test]
+fn against_a_git_revision() {
+    let scratch = tempfile::tempdir().unwrap();
+    let repository = scratch.path();
+    let git = |args: &[&str]| {
+        let output = Command::new("git").arg("-C").arg(repository).args(args).output().unwrap();
+        assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    git(&["init", "-q"]);
+    let case = workspace().join("tests/diff/enum-value-added");
+    let registry = repository.join("schemas");
+    let copy = |side: &str| {
+        std::fs::create_dir_all(&registry).unwrap();
+        for entry in std::fs::read_dir(case.join(side)).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), registry.join(entry.file_name())).unwrap();
+        }
+    };
+    copy("old");
+    git(&["add", "."]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "old"]);
+    copy("new");
+    let registry_arg = registry.to_str().unwrap();
+    let output = concord(&["diff", "--against", "HEAD", "--registry", registry_arg, "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["old"], format!("{registry_arg}@HEAD"));
+    let expected: Vec<Value> = serde_json::from_slice(&std::fs::read(case.join("expected.json")).unwrap()).unwrap();
+    assert_eq!(report["findings"].as_array().unwrap().len(), expected.len(), "{report}");
+    assert_eq!(report["findings"][0]["rule"], expected[0]["rule"]);
+    // The copy of the old registry is gone afterwards.
+    let copies = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("concord-diff-"))
+            .collect();
+        names.sort();
+        names
+    };
+    let before = copies();
+    assert_eq!(concord(&["diff", "--against", "HEAD", "--registry", registry_arg]).status.code(), Some(1));
+    assert_eq!(copies(), before);
+
+    let output = concord(&["diff", "--against", "no-such-revision", "--registry", registry_arg]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("git rev-parse"), "{}", text(&output));
+
+    // A schema file committed as a symlink is refused, not read as its target's name.
+    let schema = registry.join("thing.schema.json");
+    std::fs::rename(&schema, registry.join("target.json")).unwrap();
+    std::os::unix::fs::symlink("target.json", &schema).unwrap();
+    git(&["add", "-A"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "link"]);
+    let output = concord(&["diff", "--against", "HEAD", "--registry", registry_arg]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("schemas/thing.schema.json is a symlink at HEAD"), "{}", text(&output));
+}

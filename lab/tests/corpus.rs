@@ -1,0 +1,84 @@
+//! The corpus survey as a test: the real-world Draft 2020-12 schemas of
+//! `tests/vectors/corpus` (copied unchanged from `../shared/corpus`, source
+//! and license per schema in its `MANIFEST.tsv`) go through `concord
+//! survey`'s machinery, one combined registry compiled once, and every
+//! instance of a bound schema must be read by both languages with equal
+//! bytes, each language's types giving its pinned schema's validator's
+//! verdict (`Outcome::Disagreed` otherwise). No fewer schemas may bind and
+//! no fewer instances agree than docs/proof.md records.
+//!
+//! The corpus is read from `$CONCORD_CORPUS`, else `tests/vectors/corpus`;
+//! a missing folder fails the test. The report and the table:
+//! `cargo nextest run -p concord-codegen --test corpus --no-capture`.
+
+mod common;
+
+use common::{python, workspace};
+use concord_cli::roundtrip::Outcome;
+use concord_lab::survey::{self, Build};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// docs/proof.md, "The corpus survey": schemas that generate, compile and
+/// import in the combined registry, and instances that agree in it.
+const BOUND_AT_LEAST: usize = 31;
+const AGREEING_AT_LEAST: usize = 76;
+
+fn corpus_dir() -> PathBuf {
+    let dir = std::env::var_os("CONCORD_CORPUS").map(PathBuf::from).unwrap_or_else(|| workspace().join("tests/vectors/corpus"));
+    assert!(dir.join("MANIFEST.tsv").is_file(), "no corpus at {}: set CONCORD_CORPUS to a folder laid out as tests/vectors/corpus", dir.display());
+    dir
+}
+
+#[test]
+fn corpus_instances_agree_in_both_languages_and_with_the_validator() {
+    let started = Instant::now();
+    let python = PathBuf::from(python());
+    let candidates = survey::corpus::candidates(&corpus_dir()).unwrap();
+    // Its own scratch (`concord survey` uses target/concord-survey), the
+    // round trip's cargo target: a rerun compiles nothing new.
+    let work_dir = workspace().join("target/concord-corpus");
+    let harness_dir = workspace().join("target/concord-roundtrip");
+    let options = survey::Options { work_dir: &work_dir, harness_dir: &harness_dir, python: &python, isolate_failures: false };
+    let plan = survey::plan(candidates, &work_dir).unwrap();
+    let planned = started.elapsed();
+    let result = survey::build(plan, &options);
+
+    let mut problems = String::new();
+    if let Build::Failed { stage, message } = &result.build {
+        let _ = writeln!(problems, "the combined registry {}:\n{message}\n(`concord survey --corpus` builds each schema alone to find which)", stage.describe());
+    }
+    let in_combined: Vec<&survey::Entry> = result.entries.iter().filter(|entry| entry.in_combined()).collect();
+    let bound = if matches!(result.build, Build::Ran(_)) { in_combined.len() } else { 0 };
+    let expected_cases: usize = in_combined.iter().map(|entry| entry.candidate.instances.len()).sum();
+    let checked = result.checked();
+    if bound > 0 && checked.len() != expected_cases {
+        let _ = writeln!(problems, "{} of the {expected_cases} instances of bound schemas were checked", checked.len());
+    }
+    let failing: Vec<&survey::Checked> = checked.iter().filter(|c| !c.case.passed()).collect();
+    let disagreed = |outcome: &Outcome| matches!(outcome, Outcome::Disagreed(_));
+    let with_validator = failing.iter().filter(|c| disagreed(&c.case.rust) || disagreed(&c.case.python)).count();
+    for failure in &failing {
+        let _ = write!(problems, "{} {} ({}):\n{}", failure.entry.candidate.label, failure.instance.file, failure.instance.description, failure.case);
+    }
+    let agreeing = checked.len() - failing.len();
+    let total_instances: usize = result.entries.iter().map(|entry| entry.candidate.instances.len()).sum();
+    let report = format!(
+        "corpus: {bound} of {} schemas generate, compile and import as one registry; {agreeing} of {} instances checked agree \
+         ({total_instances} in the corpus); {} disagreements, {with_validator} of them types against validator; {:.1}s (plan {:.1}s)",
+        result.entries.len(),
+        checked.len(),
+        failing.len(),
+        started.elapsed().as_secs_f64(),
+        planned.as_secs_f64()
+    );
+    eprintln!("{}\n{report}", survey::corpus::markdown(&result));
+    if bound < BOUND_AT_LEAST {
+        let _ = writeln!(problems, "{bound} schemas bound, fewer than the {BOUND_AT_LEAST} docs/proof.md records");
+    }
+    if agreeing < AGREEING_AT_LEAST {
+        let _ = writeln!(problems, "{agreeing} instances agree, fewer than the {AGREEING_AT_LEAST} docs/proof.md records");
+    }
+    assert!(problems.is_empty(), "{problems}\n{report}");
+}
