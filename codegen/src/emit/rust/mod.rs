@@ -755,7 +755,7 @@ fn container_checks(model: &Model, shape: &Shape, value: &TokenStream, depth: us
                 .enumerate()
                 .filter_map(|(position, item)| {
                     let body = checks(model, item, &quote! { #inner }, depth + 1)?;
-                    let index = syn::Index::from(position);
+                    let index = proc_macro2::Literal::usize_unsuffixed(position);
                     Some(quote! { bind::element(#position, (|| -> Result<(), bind::Failure> { let #inner = &#value.#index; #body Ok(()) })())?; })
                 })
                 .collect();
