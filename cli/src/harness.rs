@@ -26,8 +26,12 @@ pub fn write_runtime(work_dir: &Path) -> Result<PathBuf, Errors> {
 /// which writes them out in full), and nothing that needs files it does not
 /// carry (benches, dev-dependencies).
 fn manifest() -> Result<String, Errors> {
+    manifest_from(concord_runtime::source::MANIFEST)
+}
+
+fn manifest_from(original: &str) -> Result<String, Errors> {
     let failed = |why: String| Errors::one(Path::new("concord-runtime/Cargo.toml"), "", format!("the carried runtime's manifest {why} (a bug in this build of concord)"));
-    let original: toml::Table = concord_runtime::source::MANIFEST.parse().map_err(|error| failed(format!("does not parse: {error}")))?;
+    let original: toml::Table = original.parse().map_err(|error| failed(format!("does not parse: {error}")))?;
     let mut package = toml::Table::new();
     if let Some(toml::Value::Table(from)) = original.get("package") {
         for key in ["name", "version", "edition", "rust-version", "license"] {
@@ -83,4 +87,61 @@ pub fn check_python(python: &Path) -> Result<(), Errors> {
         format!("this Python's concord_runtime cannot run the bindings of concord {VERSION}: {last}")
     };
     Err(Errors::one(python, "", message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Installed from crates.io, the carried manifest is the one `cargo
+    /// package` normalized (tables per dependency, targets listed): the
+    /// harness's manifest keeps what it needs of it all the same.
+    #[test]
+    fn a_packaged_manifest_gives_the_same_dependencies() {
+        let packaged = r#"
+[package]
+edition = "2021"
+rust-version = "1.86"
+name = "concord-runtime"
+version = "0.1.0"
+build = false
+readme = "README.md"
+license = "MIT OR Apache-2.0"
+
+[features]
+source = []
+validate = ["dep:jsonschema"]
+
+[lib]
+name = "concord_runtime"
+path = "src/lib.rs"
+
+[[bench]]
+name = "canonical"
+path = "benches/canonical.rs"
+harness = false
+
+[dependencies.jsonschema]
+version = "0.61.2"
+optional = true
+default-features = false
+
+[dependencies.serde_json]
+version = "1.0.154"
+features = ["preserve_order", "float_roundtrip"]
+
+[dev-dependencies.criterion]
+version = "0.8"
+"#;
+        let written: toml::Table = manifest_from(packaged).unwrap().parse().unwrap();
+        let ours: toml::Table = manifest().unwrap().parse().unwrap();
+        assert_eq!(written["features"], ours["features"]);
+        assert_eq!(written["dependencies"]["serde_json"], ours["dependencies"]["serde_json"]);
+        assert_eq!(written["dependencies"]["jsonschema"], ours["dependencies"]["jsonschema"]);
+        assert_eq!(written["package"]["version"].as_str(), Some(VERSION));
+        for absent in ["bench", "dev-dependencies", "lib"] {
+            assert!(!written.contains_key(absent), "{absent}");
+        }
+        assert!(manifest_from("[package]\nname = \"concord-runtime\"\n[dependencies]\nserde.workspace = true\n").is_err());
+    }
 }

@@ -22,15 +22,23 @@ enum Command {
     Generate {
         #[arg(long, default_value = "registry")]
         registry: PathBuf,
+        /// The output folder: `rust/concord_registry.rs` and `python/<package>/` below it.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
+        /// The Python package's name.
+        #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
+        python_package: String,
     },
     /// Fail when a pin drifted or the generated bindings are stale.
     Check {
         #[arg(long, default_value = "registry")]
         registry: PathBuf,
+        /// The output folder: `rust/concord_registry.rs` and `python/<package>/` below it.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
+        /// The Python package's name.
+        #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
+        python_package: String,
     },
     /// Re-pin every schema to its current bytes, after a deliberate change.
     Pin {
@@ -181,16 +189,16 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<ExitCode, Errors> {
     match command {
-        Command::Generate { registry, out } => {
-            let files = generate(&registry)?;
+        Command::Generate { registry, out, python_package } => {
+            let files = generate(&registry, &python_package)?;
             write_files(&out, &files)?;
             for file in &files {
                 println!("wrote {}", out.join(&file.path).display());
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { registry, out } => {
-            let files = generate(&registry)?;
+        Command::Check { registry, out, python_package } => {
+            let files = generate(&registry, &python_package)?;
             let stale = stale_files(&out, &files);
             if stale.is_empty() {
                 println!("ok: every pin holds and {} is up to date", out.display());
@@ -198,8 +206,9 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             let mut errors = Errors::default();
             for file in stale {
+                let package = if python_package == concord_codegen::PYTHON_PACKAGE { String::new() } else { format!(" --python-package {python_package}") };
                 let message = format!(
-                    "stale: this file does not match what {} generates; run `concord generate --registry {} --out {}`",
+                    "stale: this file does not match what {} generates; run `concord generate --registry {} --out {}{package}`",
                     registry.display(),
                     registry.display(),
                     out.display()
@@ -240,9 +249,9 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
 
 /// Every file `concord generate` writes: the bindings of the registry as a
 /// build script writes them, once the command's own checks passed.
-fn generate(registry: &std::path::Path) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
+fn generate(registry: &std::path::Path, python_package: &str) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
     let model = concord_cli::load(registry)?;
-    Ok(Config::new().registry(registry).files(&model))
+    Ok(Config::new().registry(registry).python_package(python_package).files(&model))
 }
 
 /// Re-pins the registry, and keeps the new pins only if the registry then

@@ -155,7 +155,14 @@ impl fmt::Display for Case {
             Expected::Acceptance => writeln!(f, "  expected: read by both, the same bytes written")?,
         }
         writeln!(f, "  rust:     {}", show(&self.rust))?;
-        writeln!(f, "  python:   {}", show(&self.python))
+        writeln!(f, "  python:   {}", show(&self.python))?;
+        if let Expected::Output(expected) = &self.expected {
+            let spaced = [&self.rust, &self.python].iter().any(|outcome| matches!(outcome, Outcome::Written { output, .. } if differ_only_in_white_space(output.as_bytes(), expected)));
+            if spaced {
+                writeln!(f, "  note:     the output differs from the expected bytes only in white space: concord writes compact JSON, and the expected file holds those bytes exactly (one final line break aside)")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -664,6 +671,25 @@ pub fn agree(rust: &Outcome, python: &Outcome, one_problem: bool) -> bool {
     }
 }
 
+/// A fixture's bytes without the one line break an editor puts at the end
+/// of a file (LF or CRLF): not part of the record, which concord writes
+/// compact. The input itself goes to the bindings as it is (JSON allows
+/// white space after the value).
+fn without_final_newline(mut bytes: Vec<u8>) -> Vec<u8> {
+    if bytes.ends_with(b"\r\n") {
+        bytes.truncate(bytes.len() - 2);
+    } else if bytes.ends_with(b"\n") {
+        bytes.pop();
+    }
+    bytes
+}
+
+/// Whether two texts differ, and only in white space.
+fn differ_only_in_white_space(a: &[u8], b: &[u8]) -> bool {
+    let dense = |text: &[u8]| -> Vec<u8> { text.iter().copied().filter(|byte| !byte.is_ascii_whitespace()).collect() };
+    a != b && dense(a) == dense(b)
+}
+
 /// Fixture folders not run, each with the reason.
 pub type Skipped = Vec<(String, String)>;
 
@@ -718,7 +744,7 @@ pub fn collect(dir: &Path, roots: &HashSet<String>, entries: &HashSet<String>) -
             let marks = [&out, &reject, &beside(".agree"), &beside(".accept")].map(|path| present.contains(path));
             let expected = match marks {
                 [false, true, false, false] => Expected::Refusal(String::from_utf8_lossy(&read(&reject)?).trim().to_owned()),
-                [true, false, false, false] => Expected::Output(read(&out)?),
+                [true, false, false, false] => Expected::Output(without_final_newline(read(&out)?)),
                 [false, false, true, false] => match String::from_utf8_lossy(&read(&beside(".agree"))?).trim() {
                     "" => Expected::Agreement { pointer: false },
                     "pointer" => Expected::Agreement { pointer: true },
@@ -728,7 +754,7 @@ pub fn collect(dir: &Path, roots: &HashSet<String>, entries: &HashSet<String>) -
                     }
                 },
                 [false, false, false, true] => Expected::Acceptance,
-                [false, false, false, false] => Expected::Output(read(input)?),
+                [false, false, false, false] => Expected::Output(without_final_newline(read(input)?)),
                 _ => {
                     errors.push(input, "", "has more than one of .out.json, .reject, .agree and .accept: keep one");
                     continue;
@@ -788,6 +814,31 @@ mod tests {
         // Dying on the first fixture looks the same, and is reported, not skipped.
         let errors = answers(shell(DIES_ON_BOOM), &fixtures(&["boom", "b"]), str::to_owned, "Test").unwrap_err();
         assert!(errors.to_string().contains("died on R\tboom"), "{errors}");
+    }
+
+    /// A fixture saved by an editor ends in a line break, LF or CRLF: one is
+    /// not part of the record, two are; and output that differs from the
+    /// expectation in white space alone says so.
+    #[test]
+    fn one_final_line_break_is_not_part_of_a_fixture() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("R");
+        std::fs::create_dir_all(&root).unwrap();
+        for (name, bytes) in [("lf.json", &b"{\"a\":1}\n"[..]), ("crlf.json", b"{\"a\":1}\r\n"), ("two.json", b"{\"a\":1}\n\n"), ("out.json", b"{\"a\": 1}"), ("out.out.json", b"{\"a\":1}\r\n")] {
+            std::fs::write(root.join(name), bytes).unwrap();
+        }
+        let roots: HashSet<String> = ["R".to_owned()].into();
+        let (fixtures, _) = collect(dir.path(), &roots, &roots).unwrap();
+        let expected: Vec<(&str, &Expected)> = fixtures.iter().map(|fixture| (fixture.name.as_str(), &fixture.expected)).collect();
+        let output = |text: &str| Expected::Output(text.as_bytes().to_vec());
+        assert_eq!(expected, [("crlf.json", &output("{\"a\":1}")), ("lf.json", &output("{\"a\":1}")), ("out.json", &output("{\"a\":1}")), ("two.json", &output("{\"a\":1}\n"))]);
+
+        let written = Outcome::Written { output: "{\"a\":1}".into(), digest: "d".into() };
+        let case = Case { name: "R/spaced.json".into(), expected: output("{\"a\": 1}"), rust: written.clone(), python: written.clone() };
+        assert!(!case.passed());
+        assert!(case.to_string().contains("differs from the expected bytes only in white space"), "{case}");
+        let case = Case { expected: output("{\"a\":2}"), ..case };
+        assert!(!case.to_string().contains("white space"), "{case}");
     }
 
     #[test]

@@ -48,7 +48,7 @@ fn one_changed_byte_fails_check_until_repinned_and_regenerated() {
     let drift = check();
     assert!(!drift.status.success());
     let expected = format!(
-        "{}: digest drift: registry.json pins {old} but the file's bytes hash to {new}; if the change is deliberate, re-pin with `concord pin --registry {registry_arg}`",
+        "{}: digest drift: registry.json pins {old} but the file's bytes hash to {new}; if the change is deliberate, re-pin with `concord pin --registry {registry_arg}` (the `concord` command: `cargo install concord-cli`, or `pip install concord-cli`)",
         schema.display()
     );
     assert!(text(&drift).contains(&expected), "{}", text(&drift));

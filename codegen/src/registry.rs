@@ -12,6 +12,10 @@ use std::path::{Component, Path, PathBuf};
 /// The index file's name inside a registry folder.
 pub const INDEX: &str = "registry.json";
 
+/// Where the command a message names comes from, for a build script's user
+/// who has only this crate.
+pub const GET_CONCORD: &str = "(the `concord` command: `cargo install concord-cli`, or `pip install concord-cli`)";
+
 /// The largest index or schema file concord reads: 16 MiB, 36 times the
 /// largest schema of the corpus (CycloneDX, 445 KB). Checked before a byte
 /// is read (docs/limits.md).
@@ -85,14 +89,14 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
                 "",
                 format!(
                     "digest drift: {INDEX} pins {pinned} but the file's bytes hash to {actual}; \
-                     if the change is deliberate, re-pin with `concord pin --registry {}`",
+                     if the change is deliberate, re-pin with `concord pin --registry {}` {GET_CONCORD}",
                     dir.display()
                 ),
             ),
             None => errors.push(
                 &file,
                 "",
-                format!("not pinned: {INDEX} gives no digest; pin it with `concord pin --registry {}`", dir.display()),
+                format!("not pinned: {INDEX} gives no digest; pin it with `concord pin --registry {}` {GET_CONCORD}", dir.display()),
             ),
         }
     }

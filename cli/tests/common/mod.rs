@@ -26,3 +26,88 @@ pub fn python() -> String {
     assert!(Path::new(&python).exists(), "no Python at {python}: run scripts/test, which creates .venv with the pinned packages");
     python
 }
+
+/// Runs a command, failing the test with its output when it fails.
+pub fn run_ok(command: &mut Command) -> Output {
+    let output = command.output().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
+    assert!(output.status.success(), "{command:?} failed:\n{}", text(&output));
+    output
+}
+
+/// The workspace's tracked files copied to `to` (what a clone would hold).
+pub fn copy_checkout(to: &Path) {
+    let listed = run_ok(Command::new("git").args(["ls-files", "-z"]).current_dir(workspace()));
+    for name in listed.stdout.split(|&byte| byte == 0).filter(|name| !name.is_empty()) {
+        let name = std::str::from_utf8(name).unwrap();
+        let (from, target) = (workspace().join(name), to.join(name));
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        let meta = std::fs::symlink_metadata(&from).unwrap();
+        if meta.file_type().is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&from).unwrap(), &target).unwrap();
+        } else {
+            std::fs::copy(&from, &target).unwrap();
+        }
+    }
+}
+
+/// `cargo install`s the `concord` command from a copy of this checkout
+/// below `scratch`, then deletes the copy: what the command needs, it
+/// carries. Returns the installed binary.
+pub fn install_from_a_deleted_copy(scratch: &Path) -> PathBuf {
+    let copy = scratch.join("concord-checkout");
+    copy_checkout(&copy);
+    let root = scratch.join("installed");
+    // Compiled crates are shared with other runs (the copy's own are built anew).
+    let target = workspace().join("target/concord-install");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run_ok(Command::new(cargo).args(["install", "--quiet", "--debug", "--locked", "--path"]).arg(copy.join("cli")).arg("--root").arg(&root).env("CARGO_TARGET_DIR", target));
+    std::fs::remove_dir_all(&copy).unwrap();
+    root.join("bin/concord")
+}
+
+/// Builds the wheels (`scripts/wheels`) into `dir`.
+pub fn wheels(dir: &Path) -> PathBuf {
+    run_ok(Command::new(workspace().join("scripts/wheels")).arg(dir).env("CONCORD_PYTHON", python()));
+    dir.to_path_buf()
+}
+
+/// A fresh virtual environment with no Rust toolchain on its `PATH`: the
+/// wheels in `wheels` installed (concord-cli, which brings concord-runtime),
+/// and pydantic at the version `requirements-dev.txt` pins, from the index.
+pub struct Venv {
+    pub dir: PathBuf,
+    /// `PATH` for its commands: its own `bin`, and the system's folders that hold no cargo or rustc.
+    pub path: std::ffi::OsString,
+}
+
+impl Venv {
+    pub fn without_rust(dir: &Path, wheels: &Path) -> Venv {
+        run_ok(Command::new(python()).args(["-m", "venv"]).arg(dir));
+        let system = std::env::var_os("PATH").unwrap_or_default();
+        let kept = std::env::split_paths(&system).filter(|folder| !["cargo", "rustc", "rustup"].iter().any(|tool| folder.join(tool).exists()));
+        let path = std::env::join_paths(std::iter::once(dir.join("bin")).chain(kept)).unwrap();
+        let venv = Venv { dir: dir.to_path_buf(), path };
+        for tool in ["cargo", "rustc"] {
+            let found = venv.command("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap();
+            assert!(!found.status.success(), "{tool} is on the venv's PATH: {}", text(&found));
+        }
+        let pins: Vec<String> = std::fs::read_to_string(workspace().join("requirements-dev.txt"))
+            .unwrap()
+            .lines()
+            .filter(|line| ["pydantic==", "pydantic_core==", "annotated-types==", "typing-inspection==", "typing_extensions=="].iter().any(|name| line.starts_with(name)))
+            .map(str::to_owned)
+            .collect();
+        run_ok(venv.command("pip").args(["install", "--quiet", "--disable-pip-version-check"]).args(&pins));
+        // Only these two from the folder: never a package of the same name from the index.
+        run_ok(venv.command("pip").args(["install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links"]).arg(wheels).arg(format!("concord-cli=={}", env!("CARGO_PKG_VERSION"))));
+        venv
+    }
+
+    /// A command of the venv's (`concord`, `python`, `pip`), with its `PATH`.
+    pub fn command(&self, program: &str) -> Command {
+        let local = self.dir.join("bin").join(program);
+        let mut command = Command::new(if local.exists() { local } else { PathBuf::from(program) });
+        command.env("PATH", &self.path).env_remove("PYTHONPATH").env_remove("CONCORD_PYTHON").env("VIRTUAL_ENV", &self.dir);
+        command
+    }
+}

@@ -5,12 +5,6 @@ Every generated model subclasses :class:`Model`: read a record with
 the exact bytes the Rust bindings write for the same record.
 """
 
-__version__ = "0.1.0"
-"""This runtime's version: the same as the concord that writes bindings for it."""
-
-_SERVES = ("0.1.0",)
-"""The concord versions whose bindings this runtime runs: its own release series, up to itself."""
-
 try:
     from concord_runtime import _core  # noqa: F401
 except ImportError as error:  # a broken install, named plainly
@@ -24,6 +18,12 @@ from concord_runtime._model import Int64, Model, NotNull, OpenEnum, RootModel
 from concord_runtime.canonical import CanonicalError
 from concord_runtime.pinned import Note, PinnedDocument, PinnedSchema, Refusal
 from concord_runtime.strict import JsonError
+
+__version__ = "0.1.0"
+"""This runtime's version: the same as the concord that writes bindings for it."""
+
+_SERVES = ("0.1.0",)
+"""The concord versions whose bindings this runtime runs: its own release series, up to itself."""
 
 
 def bindings_for(version: str) -> None:
