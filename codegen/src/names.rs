@@ -134,6 +134,25 @@ impl<K: Eq + Hash> Numbering<K> {
     }
 }
 
+/// The words of `names` in `form` (`snake`, `pascal`), made unique: a name
+/// that already is its own form keeps it, whatever its place, and of the
+/// others that come out alike the later are numbered (`foo_bar`, `foo-bar`
+/// make `foo_bar` and `foo_bar2`, in either order). Linear, as [`Numbering`].
+pub fn unique_words<'a>(names: impl IntoIterator<Item = &'a str>, form: impl Fn(&str) -> String) -> Vec<String> {
+    let names: Vec<&str> = names.into_iter().collect();
+    let bases: Vec<String> = names.iter().map(|name| form(name)).collect();
+    let mut numbering = Numbering::default();
+    let mut words: Vec<Option<String>> = vec![None; names.len()];
+    for pass in [true, false] {
+        for (position, (name, base)) in names.iter().zip(&bases).enumerate() {
+            if words[position].is_none() && (*name == base.as_str()) == pass {
+                words[position] = Some(numbering.unique(base, str::to_owned));
+            }
+        }
+    }
+    words.into_iter().map(|word| word.unwrap_or_default()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +178,14 @@ mod tests {
         assert_eq!(pascal("\"\"", "V"), "U0022U0022");
         assert_eq!(type_name("ClsArtifact"), "ClsArtifact");
         assert_eq!(type_name("compile_config"), "CompileConfig");
+    }
+
+    #[test]
+    fn a_name_that_is_its_own_word_keeps_it() {
+        assert_eq!(unique_words(["foo-bar", "foo_bar"], snake), ["foo_bar2", "foo_bar"]);
+        assert_eq!(unique_words(["foo_bar", "foo-bar"], snake), ["foo_bar", "foo_bar2"]);
+        assert_eq!(unique_words(["a-b", "A_B", "aB"], snake), ["a_b", "a_b2", "a_b3"]);
+        assert_eq!(unique_words(["exit-code", "ExitCode"], |name| pascal(name, "V")), ["ExitCode2", "ExitCode"]);
     }
 
     #[test]

@@ -127,7 +127,13 @@ fn property_names_that_make_one_word_are_numbered() {
     let model = concord_codegen::load(registry.path()).unwrap();
     let concord_codegen::model::TypeKind::Struct(body) = &model.types[0].kind else { panic!() };
     let words: Vec<(&str, &str)> = body.fields.iter().map(|f| (f.json_name.as_str(), f.word.as_str())).collect();
-    assert_eq!(words, [("gpu-arch", "gpu_arch"), ("gpu_arch", "gpu_arch2")]);
+    // The property whose name already is its field name keeps it, wherever it stands.
+    assert_eq!(words, [("gpu-arch", "gpu_arch2"), ("gpu_arch", "gpu_arch")]);
+    let registry = Registry::new(&[("Root", object(json!({"gpu_arch": {"type": "string"}, "gpu-arch": {"type": "string"}, "GpuArch": {"type": "string"}})))]);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let concord_codegen::model::TypeKind::Struct(body) = &model.types[0].kind else { panic!() };
+    let words: Vec<(&str, &str)> = body.fields.iter().map(|f| (f.json_name.as_str(), f.word.as_str())).collect();
+    assert_eq!(words, [("gpu_arch", "gpu_arch"), ("gpu-arch", "gpu_arch2"), ("GpuArch", "gpu_arch3")]);
 }
 
 #[test]

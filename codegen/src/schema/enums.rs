@@ -36,16 +36,21 @@ impl Reader {
             _ => return Some(None),
         };
         let mut values: Vec<EnumValue> = Vec::new();
-        let (mut seen, mut words) = (std::collections::HashSet::new(), names::Numbering::default());
+        let mut seen = std::collections::HashSet::new();
+        let mut kept = Vec::new();
         for (position, text) in strings {
             let at = if keyword == "enum" { format!("{}/{position}", schema.at("enum")) } else { schema.at("const") };
-            if !seen.insert(text) {
-                self.errors.push(file, at, format!("duplicate enum value {text:?}"));
+            if seen.insert(text) {
+                kept.push(text);
             } else {
-                // Two values may make one word (`a-b`, `a_b`): the later one is numbered.
-                let word = words.unique(&names::pascal(text, "V"), str::to_owned);
-                values.push(EnumValue { value: text.to_owned(), word });
+                self.errors.push(file, at, format!("duplicate enum value {text:?}"));
             }
+        }
+        // Two values may make one word (`a-b`, `a_b`): a value that already is
+        // its variant name keeps it, a rewritten one is numbered.
+        let words = names::unique_words(kept.iter().copied(), |text| names::pascal(text, "V"));
+        for (text, word) in kept.into_iter().zip(words) {
+            values.push(EnumValue { value: text.to_owned(), word });
         }
         Some(Some((values, null)))
     }

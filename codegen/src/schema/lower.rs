@@ -28,10 +28,11 @@ pub fn unions(model: &mut Model) {
         };
         let TypeKind::Union(union) = &mut model.types[id.0].kind else { unreachable!() };
         union.choice = choice;
-        // Two keys may make one word (`a-b`, `a_b`): the later is numbered.
-        let mut words = names::Numbering::default();
-        for (branch, key) in union.branches.iter_mut().zip(keys) {
-            branch.word = words.unique(&names::pascal(&key, "V"), str::to_owned);
+        // Two keys may make one word (`a-b`, `a_b`): a key that already is its
+        // variant name keeps it, a rewritten one is numbered.
+        let words = names::unique_words(keys.iter().map(String::as_str), |key| names::pascal(key, "V"));
+        for ((branch, key), word) in union.branches.iter_mut().zip(keys).zip(words) {
+            branch.word = word;
             branch.key = key;
         }
     }

@@ -95,9 +95,10 @@ impl Reader {
         };
         let required = self.required(file, schema, properties, &mut doc.engine)?;
         let mut fields = Vec::new();
-        // Numbered without a scan of the fields: an object may have 10,000 properties.
-        let mut words = names::Numbering::default();
-        for (name, property) in properties {
+        // Two property names may make one word (`foo-bar`, `foo_bar`): one that
+        // already is its word keeps it, a rewritten one is numbered.
+        let words = names::unique_words(properties.keys().map(String::as_str), names::snake);
+        for ((name, property), word) in properties.iter().zip(words) {
             let at = pointer_push(&schema.at("properties"), name);
             let property_hint = format!("{hint}{}", names::pascal(name, "V"));
             // The version property's integer `enum` is the envelope's version
@@ -105,8 +106,6 @@ impl Reader {
             let version_property = version_field.and_then(Value::as_str) == Some(name.as_str());
             let read = if version_property { without_integer_values(property) } else { None };
             let Some(shape) = self.shape(doc, read.as_ref().unwrap_or(property), &at, &property_hint) else { continue };
-            // Two property names may make one word (`@context`, `context`): the later is numbered.
-            let word = words.unique(&names::snake(name), str::to_owned);
             fields.push(Field {
                 json_name: name.clone(),
                 word,
