@@ -8,6 +8,7 @@
 //! bindings against the runtime this command carries ([`harness`]), and
 //! `concord diff` ([`diff`]).
 
+pub mod add;
 pub mod diff;
 pub mod engine;
 pub mod fuzz;

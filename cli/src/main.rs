@@ -40,6 +40,19 @@ enum Command {
         #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
         python_package: String,
     },
+    /// List schema files in the registry's index with their digests, and every
+    /// local file their `$ref`s reach (the index is created if there is none).
+    /// Refused, and nothing written, when the registry would not then load.
+    Add {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// The entry's name, for one FILE [default: its `title` when PascalCase, else its file name in PascalCase].
+        #[arg(long)]
+        name: Option<String>,
+        /// Schema files inside the registry folder.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Re-pin every schema to its current bytes, after a deliberate change.
     Pin {
         #[arg(long, default_value = "registry")]
@@ -216,6 +229,18 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
                 errors.push(&file, "", message);
             }
             Err(errors)
+        }
+        Command::Add { registry, name, files } => {
+            let added = concord_cli::add::add(&registry, &files, name.as_deref())?;
+            if added.is_empty() {
+                println!("every file is listed already");
+            }
+            for entry in added {
+                let by = entry.referenced_by.map(|by| format!(", which {by} references")).unwrap_or_default();
+                let uri = entry.uri.map(|uri| format!(" as {uri}")).unwrap_or_default();
+                println!("added {} ({}{uri}{by}): {}", entry.name, entry.path, entry.digest);
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Pin { registry: dir } => {
             let changes = pin(&dir)?;

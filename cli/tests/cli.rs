@@ -388,3 +388,63 @@ fn a_root_with_an_escaped_name_round_trips() {
     assert!(output.status.success(), "{}", text(&output));
     assert!(text(&output).ends_with("2 passed, 0 failed\n"), "{}", text(&output));
 }
+
+/// `concord add` lists a schema of several files in one command: each file
+/// its `$ref`s reach, with its digest, and the URI a `$ref` names it by
+/// when it has no `$id` of its own; the registry then generates.
+#[test]
+fn add_lists_a_schema_and_every_local_file_its_refs_reach() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    std::fs::create_dir_all(registry.join("common")).unwrap();
+    let draft = "https://json-schema.org/draft/2020-12/schema";
+    let write = |path: &str, schema: serde_json::Value| std::fs::write(registry.join(path), serde_json::to_vec_pretty(&schema).unwrap()).unwrap();
+    write("bom.schema.json", serde_json::json!({"$schema": draft, "$id": "http://example.com/schema/bom.schema.json", "title": "Bom", "type": "object",
+        "properties": {"license": {"$ref": "spdx.schema.json"}, "algorithm": {"$ref": "common/crypto-defs.schema.json#/$defs/Algorithm"}}}));
+    write("spdx.schema.json", serde_json::json!({"$schema": draft, "$id": "http://example.com/schema/spdx.schema.json", "type": "string", "enum": ["MIT", "Apache-2.0"]}));
+    write("common/crypto-defs.schema.json", serde_json::json!({"$schema": draft, "$defs": {"Algorithm": {"type": "string", "enum": ["ES256"]}}}));
+    let arg = registry.to_str().unwrap();
+    let added = concord(&["add", "--registry", arg, registry.join("bom.schema.json").to_str().unwrap()]);
+    assert!(added.status.success(), "{}", text(&added));
+    let digest = |path: &str| concord_codegen::registry::digest(&std::fs::read(registry.join(path)).unwrap());
+    assert_eq!(
+        text(&added),
+        format!(
+            "added Bom (bom.schema.json): {}\nadded Spdx (spdx.schema.json, which bom.schema.json references): {}\n\
+             added CryptoDefs (common/crypto-defs.schema.json as http://example.com/schema/common/crypto-defs.schema.json, which bom.schema.json references): {}\n",
+            digest("bom.schema.json"),
+            digest("spdx.schema.json"),
+            digest("common/crypto-defs.schema.json")
+        )
+    );
+    let out = scratch.path().join("out");
+    assert!(concord(&["generate", "--registry", arg, "--out", out.to_str().unwrap()]).status.success());
+    // Listed already: nothing changes.
+    let index = std::fs::read(registry.join("registry.json")).unwrap();
+    let again = concord(&["add", "--registry", arg, registry.join("bom.schema.json").to_str().unwrap()]);
+    assert_eq!(text(&again), "every file is listed already\n");
+    assert_eq!(std::fs::read(registry.join("registry.json")).unwrap(), index);
+}
+
+/// What would not load is not added: the index is left as it was (here, not
+/// created), and every problem is named.
+#[test]
+fn add_refuses_what_the_registry_would_refuse_and_writes_nothing() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    std::fs::create_dir_all(&registry).unwrap();
+    let draft = "https://json-schema.org/draft/2020-12/schema";
+    std::fs::write(registry.join("a.schema.json"), serde_json::to_vec(&serde_json::json!({"$schema": draft, "type": "object", "properties": {"x": {"type": "string", "dependencies": {}}}})).unwrap()).unwrap();
+    std::fs::write(registry.join("b.schema.json"), serde_json::to_vec(&serde_json::json!({"$schema": draft, "properties": {"y": {"$ref": "missing.schema.json"}}})).unwrap()).unwrap();
+    std::fs::write(scratch.path().join("outside.schema.json"), b"{}").unwrap();
+    let arg = registry.to_str().unwrap();
+    let refused = concord(&["add", "--registry", arg, registry.join("a.schema.json").to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(text(&refused).contains("a.schema.json at /properties/x/dependencies: `dependencies` is refused"), "{}", text(&refused));
+    assert!(text(&refused).contains("nothing was added"), "{}", text(&refused));
+    assert!(!registry.join("registry.json").exists(), "the index it created is removed again");
+    let refused = concord(&["add", "--registry", arg, registry.join("b.schema.json").to_str().unwrap(), scratch.path().join("outside.schema.json").to_str().unwrap()]);
+    assert!(text(&refused).contains("missing.schema.json: missing: no such file (`$ref` \"missing.schema.json\" in b.schema.json names it: download it into the registry folder)"), "{}", text(&refused));
+    assert!(text(&refused).contains("outside.schema.json: not in the registry folder"), "{}", text(&refused));
+    assert!(!registry.join("registry.json").exists());
+}

@@ -386,6 +386,16 @@ fn read_confined(dir: &Path, entry: &IndexEntry, errors: &mut Errors) -> Option<
     }
 }
 
+/// The bytes of a file in the registry folder `dir`, read as the registry's
+/// own files are (inside the folder, a regular file, within the size
+/// limit), or why not.
+pub fn read_file(dir: &Path, file: &Path) -> Result<Vec<u8>, String> {
+    read_inside(dir, file).map_err(|unreadable| match unreadable {
+        Unreadable::Missing(_) => "missing: no such file".to_owned(),
+        Unreadable::Refused(why) => why,
+    })
+}
+
 /// Why a registry file was not read.
 enum Unreadable {
     /// Nothing at the path (a symlink to nothing included).

@@ -42,6 +42,7 @@ const OLDER_DIALECTS: &[&str] = &[
     "http://json-schema.org/draft-04/schema",
 ];
 pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
+pub use reference::percent_decode;
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
@@ -677,10 +678,17 @@ fn reading_order(model: &Model) -> Vec<usize> {
 /// its path in the registry below [`concord_runtime::pinned::BASE`].
 /// (The engine knows it by its `$id` too.)
 fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
+    document_base(&schema.path, schema.uri.as_deref(), document)
+}
+
+/// The base URI of the document at `path` in a registry (with the entry's
+/// `uri`, if any): the URI `$ref`s in it resolve against, and by which
+/// other documents name it.
+pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>) -> String {
     let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
-    let path = format!("{}{}", concord_runtime::pinned::BASE, schema.path);
-    match (&schema.uri, id) {
-        (Some(uri), _) => uri.clone(),
+    let path = format!("{}{}", concord_runtime::pinned::BASE, path);
+    match (uri, id) {
+        (Some(uri), _) => uri.to_owned(),
         // A relative `$id` (or a fragment only) resolves against where the document is.
         (None, Some(id)) => resolve_uri(&path, &id),
         (None, None) => path,

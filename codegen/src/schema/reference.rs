@@ -141,7 +141,7 @@ pub(super) enum Resolved {
 
 /// A URI fragment's percent-escapes decoded (`%25` is `%`); `None` when it
 /// is not valid UTF-8 or an escape is malformed.
-pub(super) fn percent_decode(fragment: &str) -> Option<String> {
+pub fn percent_decode(fragment: &str) -> Option<String> {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;
