@@ -275,8 +275,10 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
 /// Every file `concord generate` writes: the bindings of the registry as a
 /// build script writes them, once the command's own checks passed.
 fn generate(registry: &std::path::Path, python_package: &str) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
+    let mut config = Config::new();
+    config.registry(registry).python_package(python_package).check_python_package()?;
     let model = concord_cli::load(registry)?;
-    Ok(Config::new().registry(registry).python_package(python_package).files(&model))
+    Ok(config.files(&model))
 }
 
 /// Re-pins the registry, and keeps the new pins only if the registry then

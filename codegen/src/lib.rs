@@ -54,13 +54,26 @@ pub struct Config {
     registry: PathBuf,
     out_dir: Option<PathBuf>,
     python_package: String,
+    rust_file: String,
+    include_file: String,
+    attributes: emit::rust::Attributes,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { registry: PathBuf::from("registry"), out_dir: None, python_package: PYTHON_PACKAGE.to_owned() }
+        Config {
+            registry: PathBuf::from("registry"),
+            out_dir: None,
+            python_package: PYTHON_PACKAGE.to_owned(),
+            rust_file: RUST_FILE.to_owned(),
+            include_file: INCLUDE_FILE.to_owned(),
+            attributes: emit::rust::Attributes::default(),
+        }
     }
 }
+
+/// The include file [`Config::compile_registries`] writes by default.
+pub const INCLUDE_FILE: &str = "concord_registries.rs";
 
 impl Config {
     pub fn new() -> Self {
@@ -85,22 +98,118 @@ impl Config {
         self
     }
 
+    /// The file [`compile`](Self::compile) writes in the output folder
+    /// (default: `concord_registry.rs`): two registries in one crate, each
+    /// compiled by a `Config` of its own, need a file each.
+    pub fn rust_file(&mut self, name: impl Into<String>) -> &mut Self {
+        self.rust_file = name.into();
+        self
+    }
+
+    /// The file [`compile_registries`](Self::compile_registries) writes,
+    /// declaring a module per registry (default: `concord_registries.rs`).
+    pub fn include_file(&mut self, name: impl Into<String>) -> &mut Self {
+        self.include_file = name.into();
+        self
+    }
+
+    /// Adds attributes to the generated types `path` names (as
+    /// `prost_build::Config::type_attribute`): `.` every type, `Entry` every
+    /// type of a registry entry, `Entry.Type` one. For derives concord does
+    /// not write (`#[derive(Eq, Hash)]`), `#[non_exhaustive]`, lints. concord
+    /// writes each type's (de)serialization itself, so `#[serde(...)]` and a
+    /// derived `Serialize` or `Deserialize` are refused, as is a derive of
+    /// what concord derives already (docs/build-scripts.md).
+    pub fn type_attribute(&mut self, path: impl Into<String>, attribute: impl Into<String>) -> &mut Self {
+        self.attributes.types.push((path.into(), attribute.into()));
+        self
+    }
+
+    /// Adds attributes to the generated field of the property `path` names:
+    /// `Entry.Type.property`, by the property's JSON name.
+    pub fn field_attribute(&mut self, path: impl Into<String>, attribute: impl Into<String>) -> &mut Self {
+        self.attributes.fields.push((path.into(), attribute.into()));
+        self
+    }
+
     /// For build scripts: verifies the pins and writes the Rust bindings to
-    /// `OUT_DIR/concord_registry.rs`, and tells cargo to rerun when any
-    /// registry file changes.
+    /// `OUT_DIR/concord_registry.rs` (see [`rust_file`](Self::rust_file)),
+    /// and tells cargo to rerun when any registry file changes.
     pub fn compile(&self) -> Result<(), Errors> {
         for line in self.rerun_directives() {
             println!("{line}");
         }
-        let out_dir = match &self.out_dir {
-            Some(dir) => dir.clone(),
+        let out_dir = self.output_folder()?;
+        let file = out_dir.join(checked_file_name(&self.rust_file, "rust_file")?);
+        let model = load(&self.registry)?;
+        let (code, matched) = emit::rust::module_with(&model, &self.attributes);
+        let mut errors = self.attributes.unmatched(&[matched]);
+        let code = match code {
+            Ok(code) => errors.finish(code)?,
+            Err(more) => {
+                errors.extend(more);
+                return Err(errors);
+            }
+        };
+        registry::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))
+    }
+
+    /// Several registries in one crate, in one module tree: each registry
+    /// `(module, folder)` compiled into `<module>.rs`, and an include file
+    /// (see [`include_file`](Self::include_file)) declaring `pub mod
+    /// <module>` for each, to `include!` once. Every registry's problems are
+    /// reported together; nothing is written while there is one.
+    pub fn compile_registries<P: AsRef<Path>>(&self, registries: &[(&str, P)]) -> Result<(), Errors> {
+        let out_dir = self.output_folder()?;
+        let include = checked_file_name(&self.include_file, "include_file")?;
+        let mut errors = Errors::default();
+        let mut written = Vec::new();
+        let mut matches = Vec::new();
+        for (module, dir) in registries {
+            let config = Config { registry: dir.as_ref().to_path_buf(), ..self.clone() };
+            for line in config.rerun_directives() {
+                println!("{line}");
+            }
+            if !is_module_name(module) || written.iter().any(|(other, _)| other == module) {
+                errors.push(dir.as_ref(), "", format!("module {:?} must be a snake_case Rust identifier, not a keyword, and named once", error::shown(module)));
+                continue;
+            }
+            let model = match load(dir.as_ref()) {
+                Ok(model) => model,
+                Err(more) => {
+                    errors.extend(more);
+                    continue;
+                }
+            };
+            let (code, matched) = emit::rust::module_with(&model, &self.attributes);
+            matches.push(matched);
+            match code {
+                Ok(code) => written.push((module.to_string(), code)),
+                Err(more) => errors.extend(more),
+            }
+        }
+        // A registry that did not load cannot say what its types are called.
+        if matches.len() == registries.len() {
+            errors.extend(self.attributes.unmatched(&matches));
+        }
+        errors.finish(())?;
+        let mut modules = format!("// {}\n", emit::HEADER);
+        for (module, code) in &written {
+            let file = out_dir.join(format!("{module}.rs"));
+            registry::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))?;
+            modules.push_str(&format!("\npub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"));
+        }
+        let file = out_dir.join(include);
+        registry::write_atomically(&file, modules.as_bytes()).map_err(|e| Errors::one(&file, "", e))
+    }
+
+    fn output_folder(&self) -> Result<PathBuf, Errors> {
+        match &self.out_dir {
+            Some(dir) => Ok(dir.clone()),
             None => std::env::var_os("OUT_DIR")
                 .map(PathBuf::from)
-                .ok_or_else(|| Errors::one(&self.registry, "", "OUT_DIR is not set: call compile() from a build script, or set out_dir()"))?,
-        };
-        let model = load(&self.registry)?;
-        let file = out_dir.join(RUST_FILE);
-        registry::write_atomically(&file, emit::rust::module(&model).as_bytes()).map_err(|e| Errors::one(&file, "", e))
+                .ok_or_else(|| Errors::one(&self.registry, "", "OUT_DIR is not set: call compile() from a build script, or set out_dir()")),
+        }
     }
 
     /// The `cargo:rerun-if-changed` lines [`compile`](Self::compile)
@@ -128,11 +237,22 @@ impl Config {
     /// Every file of `concord generate`, in memory: `rust/concord_registry.rs`
     /// and `python/<package>/...`.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Errors> {
+        self.check_python_package()?;
         let model = load(&self.registry)?;
         Ok(self.files(&model))
     }
 
-    /// Every generated file of a loaded model (see [`load`]).
+    /// The Python package name must be one Python imports: a snake_case
+    /// identifier, no keyword.
+    pub fn check_python_package(&self) -> Result<(), Errors> {
+        if is_module_name(&self.python_package) {
+            return Ok(());
+        }
+        Err(Errors::one(Path::new("python_package"), "", format!("{:?} must be a snake_case identifier that is no keyword, for Python to import it", error::shown(&self.python_package))))
+    }
+
+    /// Every generated file of a loaded model (see [`load`]), without the
+    /// Rust attributes (those are for build scripts).
     pub fn files(&self, model: &model::Model) -> Vec<GeneratedFile> {
         let mut files = vec![GeneratedFile { path: Path::new("rust").join(RUST_FILE), contents: emit::rust::module(model) }];
         for (name, contents) in emit::python::package(model) {
@@ -148,6 +268,21 @@ impl Config {
     pub fn package_name(&self) -> &str {
         &self.python_package
     }
+}
+
+/// A file name for the output folder: a plain name, no folder in it.
+fn checked_file_name<'a>(name: &'a str, setting: &str) -> Result<&'a str, Errors> {
+    let plain = !name.is_empty() && !name.contains(['/', '\\', '\0']) && name != "." && name != "..";
+    if plain {
+        Ok(name)
+    } else {
+        Err(Errors::one(Path::new(setting), "", format!("{:?} must be a file name, with no folder in it", error::shown(name))))
+    }
+}
+
+/// Whether `name` may name a module of generated code in both languages.
+pub fn is_module_name(name: &str) -> bool {
+    names::snake(name) == name && emit::module_name(name) == name
 }
 
 /// Writes generated files below `out`, each one atomically.

@@ -2,7 +2,10 @@
 //! impls (see `concord_runtime::bind` for why not derived), naming only
 //! `::concord_runtime` and the prelude, formatted by prettyplease.
 
+mod attributes;
 pub mod ident;
+
+pub use attributes::{Attributes, Matched};
 
 use crate::model::{Check, Choice, EnumValue, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -11,6 +14,17 @@ use quote::{format_ident, quote};
 /// The whole registry as one Rust file (to `include!` or to check in): a
 /// module per registry entry, each entry's root re-exported at the top.
 pub fn module(model: &Model) -> String {
+    module_placed(model, &attributes::Placed::default())
+}
+
+/// [`module`] with the user's attributes on its types and fields, and which
+/// of them found a place; or why one of them cannot go where it says.
+pub fn module_with(model: &Model, attributes: &Attributes) -> (Result<String, crate::error::Errors>, Matched) {
+    let (placed, matched) = attributes::place(model, attributes);
+    (placed.map(|placed| module_placed(model, &placed)), matched)
+}
+
+fn module_placed(model: &Model, placed: &attributes::Placed) -> String {
     let boxed = Components::new(model);
     let mut by_module: Vec<Vec<TypeId>> = vec![Vec::new(); model.modules.len()];
     for id in model.ids() {
@@ -45,7 +59,7 @@ pub fn module(model: &Model) -> String {
         ));
         for id in members {
             out.push('\n');
-            for line in format_items(item(model, *id, &boxed)).lines() {
+            for line in format_items(item(model, *id, &boxed, placed)).lines() {
                 if !line.is_empty() {
                     out.push_str("    ");
                 }
@@ -169,18 +183,21 @@ fn longest_run(line: &str, of: char) -> usize {
     line.split(|c| c != of).map(str::len).max().unwrap_or(0)
 }
 
-fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
+fn item(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Placed) -> TokenStream {
     let def = model.get(id);
     let name = type_ident(model, id);
+    // The user's attributes stand after the documentation, before concord's derives.
+    let attrs = placed.on_type(id);
     let doc = docs(&def.doc);
+    let doc = quote! { #doc #attrs };
     match &def.kind {
-        TypeKind::Struct(body) => structure(model, id, def, body, boxed),
+        TypeKind::Struct(body) => structure(model, id, def, body, boxed, &doc, placed),
         TypeKind::Enum(values) => {
             let record = if def.is_root { record(def, &name) } else { quote! {} };
             let enumeration = enumeration(&name, doc, values);
             quote! { #enumeration #record }
         }
-        TypeKind::Union(body) => union(model, id, def, body, boxed),
+        TypeKind::Union(body) => union(model, id, def, body, boxed, &doc),
         TypeKind::OpenEnum(open) => {
             let record = if def.is_root { record(def, &name) } else { quote! {} };
             let enumeration = open_enumeration(&name, doc, open);
@@ -191,7 +208,7 @@ fn item(model: &Model, id: TypeId, boxed: &Components) -> TokenStream {
             let typed_id = typed_id(&name, doc, prefix);
             quote! { #typed_id #record }
         }
-        TypeKind::Alias(shape) if def.is_root => newtype(model, id, def, shape, boxed),
+        TypeKind::Alias(shape) if def.is_root => newtype(model, id, def, shape, boxed, &doc),
         TypeKind::Alias(shape) => {
             let ty = rust_type(model, shape, None, boxed);
             quote! { #doc pub type #name = #ty; }
@@ -235,9 +252,8 @@ fn record(def: &TypeDef, name: &Ident) -> TokenStream {
 /// A union: an enum with a variant per branch. The value is read whole and
 /// the branch chosen by its tag or its JSON type (`lower` decided which),
 /// then read from it; writing writes the branch as it is.
-fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components) -> TokenStream {
+fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components, doc: &TokenStream) -> TokenStream {
     let name = type_ident(model, id);
-    let doc = docs(&def.doc);
     let record = if def.is_root { record(def, &name) } else { quote! {} };
     let variants: Vec<Ident> = body.branches.iter().map(|branch| Ident::new(&ident::type_name(&branch.word), Span::call_site())).collect();
     let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
@@ -296,9 +312,8 @@ fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Compone
 
 /// A registry root that is not an object type (an array, a string, ...):
 /// a newtype, so that it is a `Record` of its own.
-fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Components) -> TokenStream {
+fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Components, doc: &TokenStream) -> TokenStream {
     let name = type_ident(model, id);
-    let doc = docs(&def.doc);
     let ty = rust_type(model, shape, Some(id), boxed);
     let record = record(def, &name);
     // `bind` only where the checks name it: an unused import warns in the crate that includes the bindings.
@@ -447,12 +462,13 @@ fn typed_id(name: &Ident, doc: TokenStream, prefix: &str) -> TokenStream {
 /// An object type with its own `Deserialize` (from a JSON object only, each
 /// unknown key handled where it stands by the type's policy) and `Serialize`
 /// (declared properties in schema order, then kept unknown keys).
-fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Components) -> TokenStream {
+fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Components, doc: &TokenStream, placed: &attributes::Placed) -> TokenStream {
     let name = type_ident(model, id);
-    let doc = docs(&def.doc);
     let idents: Vec<Ident> = body.fields.iter().map(|field| field_ident(&field.word)).collect();
     let fields = body.fields.iter().zip(&idents).map(|(field, ident)| {
         let doc = docs(&field.doc);
+        let attrs = placed.on_field(id, &field.json_name);
+        let doc = quote! { #doc #attrs };
         let ty = rust_type(model, &field.shape, Some(id), boxed);
         let ty = if field.required { ty } else { quote! { Option<#ty> } };
         quote! { #doc pub #ident: #ty, }
