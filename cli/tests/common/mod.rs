@@ -91,16 +91,22 @@ impl Venv {
             let found = venv.command("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap();
             assert!(!found.status.success(), "{tool} is on the venv's PATH: {}", text(&found));
         }
+        venv.install(wheels);
+        venv
+    }
+
+    /// `pip install concord-cli` from the wheels in `wheels` (only these
+    /// two from the folder: never a package of the same name from the
+    /// index), with pydantic at the pinned version from the index.
+    pub fn install(&self, wheels: &Path) {
         let pins: Vec<String> = std::fs::read_to_string(workspace().join("requirements-dev.txt"))
             .unwrap()
             .lines()
             .filter(|line| ["pydantic==", "pydantic_core==", "annotated-types==", "typing-inspection==", "typing_extensions=="].iter().any(|name| line.starts_with(name)))
             .map(str::to_owned)
             .collect();
-        run_ok(venv.command("pip").args(["install", "--quiet", "--disable-pip-version-check"]).args(&pins));
-        // Only these two from the folder: never a package of the same name from the index.
-        run_ok(venv.command("pip").args(["install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links"]).arg(wheels).arg(format!("concord-cli=={}", env!("CARGO_PKG_VERSION"))));
-        venv
+        run_ok(self.command("pip").args(["install", "--quiet", "--disable-pip-version-check"]).args(&pins));
+        run_ok(self.command("pip").args(["install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links"]).arg(wheels).arg(format!("concord-cli=={}", env!("CARGO_PKG_VERSION"))));
     }
 
     /// A command of the venv's (`concord`, `python`, `pip`), with its `PATH`.
