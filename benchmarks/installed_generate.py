@@ -66,9 +66,8 @@ def main() -> None:
         for name, binary in binaries.items():
             times[name].append(timed(binary))
     for name, runs in times.items():
-        print(
-            f"{name:14} concord generate (registry/): median {statistics.median(runs) * 1000:.0f} ms (min {min(runs) * 1000:.0f}, max {max(runs) * 1000:.0f}, {len(runs)} runs)"
-        )
+        spread = f"min {min(runs) * 1000:.0f}, max {max(runs) * 1000:.0f}, {len(runs)} runs"
+        print(f"{name:14} concord generate (registry/): median {statistics.median(runs) * 1000:.0f} ms ({spread})")
     ratio = statistics.median(times["pip-installed"]) / statistics.median(times["cargo-built"])
     print(f"ratio: concord generate, pip-installed / cargo-built = {ratio:.2f}x")
 
