@@ -9,7 +9,7 @@
 //!
 //! The corpus is read from `$CONCORD_CORPUS`, else `tests/vectors/corpus`;
 //! a missing folder fails the test. The report and the table:
-//! `cargo nextest run -p concord-codegen --test corpus --no-capture`.
+//! `cargo nextest run -p concord-lab --test corpus --no-capture`.
 
 mod common;
 
@@ -36,7 +36,7 @@ fn corpus_instances_agree_in_both_languages_and_with_the_validator() {
     let started = Instant::now();
     let python = PathBuf::from(python());
     let candidates = survey::corpus::candidates(&corpus_dir()).unwrap();
-    // Its own scratch (`concord survey` uses target/concord-survey), the
+    // Its own scratch (`concord-lab survey` uses target/concord-survey), the
     // round trip's cargo target: a rerun compiles nothing new.
     let work_dir = workspace().join("target/concord-corpus");
     let harness_dir = workspace().join("target/concord-roundtrip");

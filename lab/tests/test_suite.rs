@@ -6,7 +6,7 @@
 //!
 //! `tests/vectors/json-schema-test-suite.tsv` records which groups bind: a
 //! ratchet, so the count can only go up. After the generator binds more,
-//! record it with `CONCORD_RECORD_SUITE=1 cargo nextest run -p concord-codegen
+//! record it with `CONCORD_RECORD_SUITE=1 cargo nextest run -p concord-lab
 //! --test test_suite` (the count is quoted in docs/proof.md).
 //!
 //! The suite is read from `$CONCORD_TEST_SUITE`, else
@@ -240,7 +240,7 @@ fn bound_groups_give_the_suites_verdicts_and_refused_groups_name_file_and_pointe
         let _ = writeln!(problems, "{} groups bind, fewer than the {} recorded in {RECORD}; no longer bound: {lost:#?}", is.len(), was.len());
     } else if is != was {
         eprintln!(
-            "{} groups bind, {} recorded in {RECORD}: record them with\n  CONCORD_RECORD_SUITE=1 cargo nextest run -p concord-codegen --test test_suite\nand update the figures in docs/proof.md",
+            "{} groups bind, {} recorded in {RECORD}: record them with\n  CONCORD_RECORD_SUITE=1 cargo nextest run -p concord-lab --test test_suite\nand update the figures in docs/proof.md",
             is.len(),
             was.len()
         );
