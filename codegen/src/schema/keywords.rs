@@ -51,7 +51,7 @@ pub const KEYWORDS: &[Keyword] = &[
     // core
     keyword("$schema", "core", Bound("Draft 2020-12; an entry in an older dialect makes no types, its records are checked by the assertion engine")),
     keyword("$id", "core", Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine")),
-    keyword("$ref", "core", Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: what it cannot resolve in the document is refused at generation time)")),
+    keyword("$ref", "core", Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: a `$ref` outside the registry is refused where it stands, and what the engine cannot build is refused by `concord pin` and `generate`)")),
     keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
     keyword("$defs", "core", Bound("named types of the entry's module")),
     keyword("$comment", "core", Annotation("ignored")),
