@@ -78,7 +78,8 @@ fn the_tutorial_runs_as_written() {
     let mut folder = scratch.path().join("work");
     std::fs::create_dir_all(&folder).unwrap();
     let mut path = std::env::var_os("PATH").unwrap_or_default();
-    let target = workspace().join("target/concord-tutorial");
+    // One cargo target for every crate a test builds as a user would (the disk is shared).
+    let target = workspace().join("target/concord-consumers");
     let mut wheels_dir: Option<PathBuf> = None;
     let mut last = String::new();
     let (mut installed_cli, mut installed_wheels, mut checked) = (false, false, 0);

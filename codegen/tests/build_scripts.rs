@@ -86,7 +86,8 @@ mod tests {
     )
     .unwrap();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let target = workspace().join("target/concord-build-scripts/target");
+    // One cargo target for every crate a test builds as a user would (the disk is shared).
+    let target = workspace().join("target/concord-consumers");
     for args in [&["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"][..], &["test", "--quiet"]] {
         let output = Command::new(&cargo).arg(args[0]).arg("--manifest-path").arg(krate.join("Cargo.toml")).args(&args[1..]).env("CARGO_TARGET_DIR", &target).output().unwrap();
         assert!(output.status.success(), "cargo {args:?}:\n{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));

@@ -57,8 +57,8 @@ pub fn install_from_a_deleted_copy(scratch: &Path) -> PathBuf {
     let copy = scratch.join("concord-checkout");
     copy_checkout(&copy);
     let root = scratch.join("installed");
-    // Compiled crates are shared with other runs (the copy's own are built anew).
-    let target = workspace().join("target/concord-install");
+    // Compiled crates are shared with the other crates tests build as users do (the copy's own are built anew).
+    let target = workspace().join("target/concord-consumers");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run_ok(Command::new(cargo).args(["install", "--quiet", "--debug", "--locked", "--path"]).arg(copy.join("cli")).arg("--root").arg(&root).env("CARGO_TARGET_DIR", target));
     std::fs::remove_dir_all(&copy).unwrap();
