@@ -304,12 +304,7 @@ impl<'a, C: Record, H: Serialize + DeserializeOwned> Root<'a, C, H> {
             differing += usize::from(concord != hand);
         }
         let read_bytes = lines.iter().map(|line| line.len()).sum();
-        println!(
-            "{name}: {} lines, {:.1} MiB read, {:.1} MiB written",
-            lines.len(),
-            read_bytes as f64 / MIB,
-            written_bytes as f64 / MIB
-        );
+        println!("{name}: {} lines, {:.1} MiB read, {:.1} MiB written", lines.len(), read_bytes as f64 / MIB, written_bytes as f64 / MIB);
         if differing > 0 {
             println!("NOTE: concord and the hand-written structs write different bytes for {differing} {name} records");
         }
@@ -416,8 +411,7 @@ fn paired_rounds(roots: &[(&'static str, usize, usize, Vec<Pass<'_>>)]) -> Vec<R
         for ((_, _, _, passes), rows) in roots.iter().zip(rows.chunks_mut(2)) {
             for row in rows {
                 for concord in order {
-                    let pass =
-                        passes.iter().find(|pass| pass.operation == row.operation && pass.concord == concord).expect("a pass");
+                    let pass = passes.iter().find(|pass| pass.operation == row.operation && pass.concord == concord).expect("a pass");
                     let start = Instant::now();
                     (pass.run)();
                     let seconds = start.elapsed().as_secs_f64();
@@ -474,10 +468,7 @@ fn main() {
     let set = record_set_from_env();
     let cls = Root::<concord::ClsArtifact, hand::ClsArtifact>::new("ClsArtifact", &set.bytes, &set.cls_artifact);
     let evidence = Root::<concord::Evidence, hand::Evidence>::new("Evidence", &set.bytes, &set.evidence);
-    let roots = [
-        (cls.name, cls.read_bytes, cls.written_bytes, cls.passes()),
-        (evidence.name, evidence.read_bytes, evidence.written_bytes, evidence.passes()),
-    ];
+    let roots = [(cls.name, cls.read_bytes, cls.written_bytes, cls.passes()), (evidence.name, evidence.read_bytes, evidence.written_bytes, evidence.passes())];
     // `CONCORD_BENCH_PROFILE="write ClsArtifact concord"` runs that pass
     // once and stops (`setup …` runs none): for a profiler, or for
     // valgrind's instruction counts, which are the same on a busy machine as

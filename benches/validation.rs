@@ -143,9 +143,7 @@ fn summary(roots: &[(&Root<'_>, Vec<Pass<'_>>)], times: &[Vec<Vec<f64>>]) {
     let labels: Vec<&str> = roots[0].1.iter().map(|pass| pass.label).collect();
     let mut rows: Vec<(&str, usize, usize, &[Vec<f64>])> =
         roots.iter().zip(times).map(|((root, _), times)| (root.name, root.lines.len(), root.bytes, &times[..])).collect();
-    let total: Vec<Vec<f64>> = (0..labels.len())
-        .map(|pass| (0..ROUNDS).map(|round| times.iter().map(|times| times[pass][round]).sum()).collect())
-        .collect();
+    let total: Vec<Vec<f64>> = (0..labels.len()).map(|pass| (0..ROUNDS).map(|round| times.iter().map(|times| times[pass][round]).sum()).collect()).collect();
     rows.push(("all", rows.iter().map(|row| row.1).sum(), rows.iter().map(|row| row.2).sum(), &total));
     for (name, records, bytes, times) in rows {
         for (label, seconds) in labels.iter().zip(times) {

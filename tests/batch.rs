@@ -10,7 +10,11 @@ use std::io::{BufReader, Read};
 
 /// A line per input line or item: `N ok <id>` or `N <kind> <pointer>`,
 /// given each position's failure, if any, and the records in order.
-fn describe<'a>(positions: impl Iterator<Item = usize>, failure: impl Fn(usize) -> Option<&'a concord::runtime::Error>, records: &[concord::Evidence]) -> String {
+fn describe<'a>(
+    positions: impl Iterator<Item = usize>,
+    failure: impl Fn(usize) -> Option<&'a concord::runtime::Error>,
+    records: &[concord::Evidence],
+) -> String {
     let mut records = records.iter();
     let mut out = String::new();
     for at in positions {

@@ -74,10 +74,7 @@ fn python_answers(inputs: &[Input]) -> Vec<Value> {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let requests: String = inputs
-        .iter()
-        .map(|input| json!({"hex": hex(&input.bytes), "max_bytes": input.max_bytes}).to_string() + "\n")
-        .collect();
+    let requests: String = inputs.iter().map(|input| json!({"hex": hex(&input.bytes), "max_bytes": input.max_bytes}).to_string() + "\n").collect();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()).unwrap());
     let output = child.wait_with_output().unwrap();
@@ -129,12 +126,9 @@ fn rust_and_python_agree_on_every_vector() {
         let mut bytes = match (case.get("input"), case.get("input_hex"), case.get("input_parts")) {
             (Some(text), None, None) => text.as_str().unwrap().as_bytes().to_vec(),
             (None, Some(hex), None) => unhex(hex.as_str().unwrap()),
-            (None, None, Some(parts)) => parts
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|part| part[0].as_str().unwrap().repeat(part[1].as_u64().unwrap() as usize).into_bytes())
-                .collect(),
+            (None, None, Some(parts)) => {
+                parts.as_array().unwrap().iter().flat_map(|part| part[0].as_str().unwrap().repeat(part[1].as_u64().unwrap() as usize).into_bytes()).collect()
+            }
             _ => panic!("case {case} needs one of input, input_hex, input_parts"),
         };
         if let Some(times) = case.get("repeat") {
@@ -146,7 +140,11 @@ fn rust_and_python_agree_on_every_vector() {
         expectations.push(Box::new(move |answer| {
             let mut answer = answer.clone();
             answer.as_object_mut().unwrap().remove("value");
-            if answer == expected { Ok(()) } else { Err(format!("expected {expected}")) }
+            if answer == expected {
+                Ok(())
+            } else {
+                Err(format!("expected {expected}"))
+            }
         }));
     }
 
@@ -162,7 +160,13 @@ fn rust_and_python_agree_on_every_vector() {
             } else {
                 answer["canonical_hex"] == json!(hex(&output))
             };
-            if ok { Ok(()) } else if floats { Err("expected a not-canonical refusal".into()) } else { Err(format!("expected canonical {}", String::from_utf8_lossy(&output))) }
+            if ok {
+                Ok(())
+            } else if floats {
+                Err("expected a not-canonical refusal".into())
+            } else {
+                Err(format!("expected canonical {}", String::from_utf8_lossy(&output)))
+            }
         }));
     }
 
@@ -207,12 +211,8 @@ fn rust_and_python_agree_on_every_vector() {
     }
     let committed = std::fs::read_to_string(&table).unwrap_or_default();
     if committed != verdicts {
-        let changed: Vec<String> = verdicts
-            .lines()
-            .filter(|line| !committed.lines().any(|c| c == *line))
-            .take(10)
-            .map(|line| format!("  now: {line}"))
-            .collect();
+        let changed: Vec<String> =
+            verdicts.lines().filter(|line| !committed.lines().any(|c| c == *line)).take(10).map(|line| format!("  now: {line}")).collect();
         failures.push(format!("{} differs from the verdicts (CONCORD_BLESS=1 rewrites it):\n{}", table.display(), changed.join("\n")));
     }
     assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), inputs.len(), failures.join("\n"));

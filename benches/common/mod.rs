@@ -145,8 +145,7 @@ fn kernel(rng: &mut Rng, index: u64) -> Value {
     }
     if rng.chance(50) {
         let names = ["flops", "bytes_read", "bytes_written", "l2_hits", "spills"];
-        let counters =
-            names.iter().take(1 + rng.below(5) as usize).map(|name| ((*name).to_owned(), Value::from(rng.below(1 << 50))));
+        let counters = names.iter().take(1 + rng.below(5) as usize).map(|name| ((*name).to_owned(), Value::from(rng.below(1 << 50))));
         fields.push(("counters", Value::Object(counters.collect())));
     }
     if rng.chance(40) {
@@ -157,8 +156,7 @@ fn kernel(rng: &mut Rng, index: u64) -> Value {
 }
 
 fn call_node(rng: &mut Rng, depth: u32) -> Value {
-    let mut fields =
-        vec![("name", Value::String(format!("model.layers.{}.{}", rng.below(48), rng.pick(&["attn", "mlp", "norm", "ëmbed"]))))];
+    let mut fields = vec![("name", Value::String(format!("model.layers.{}.{}", rng.below(48), rng.pick(&["attn", "mlp", "norm", "ëmbed"]))))];
     if rng.chance(70) {
         fields.push(("class", Value::from(rng.pick(&["torch.nn.Linear", "torch.nn.LayerNorm", "MyBlock\t(v2)"]))));
     }
@@ -187,14 +185,7 @@ fn cls_artifact(rng: &mut Rng) -> Value {
     session.push(("world_size", Value::from(1u64 << rng.below(4))));
     let session_unknown = vec![
         ("torch_version", Value::from("2.6.0+cu124")),
-        (
-            "env",
-            object(vec![
-                ("CUDA_VISIBLE_DEVICES", Value::from("0,1")),
-                ("PYTHONHASHSEED", Value::from(0)),
-                ("note", Value::String(rng.text(4, 1))),
-            ]),
-        ),
+        ("env", object(vec![("CUDA_VISIBLE_DEVICES", Value::from("0,1")), ("PYTHONHASHSEED", Value::from(0)), ("note", Value::String(rng.text(4, 1)))])),
         ("gpu_names", Value::from(vec!["NVIDIA H100 80GB HBM3"; 1 + rng.below(4) as usize])),
     ];
     let session = with_unknown(session, session_unknown, rng);
@@ -226,32 +217,15 @@ fn cls_artifact(rng: &mut Rng) -> Value {
         ("kernels", Value::Array((0..count).map(|index| kernel(rng, index)).collect())),
     ];
     if rng.chance(50) {
-        fields.push((
-            "extra",
-            object(vec![("collector", Value::from("cls-collect 0.9")), ("comment", Value::String(rng.text(8, 1)))]),
-        ));
+        fields.push(("extra", object(vec![("collector", Value::from("cls-collect 0.9")), ("comment", Value::String(rng.text(8, 1)))])));
     }
     if rng.chance(50) {
         fields.push(("call_tree", call_node(rng, 0)));
     }
     let unknown = vec![
-        (
-            "collector",
-            object(vec![
-                ("name", Value::from("cls")),
-                ("version", Value::from("1.4.2")),
-                ("flags", Value::from(vec!["--fast", "--ünïcode"])),
-            ]),
-        ),
+        ("collector", object(vec![("name", Value::from("cls")), ("version", Value::from("1.4.2")), ("flags", Value::from(vec!["--fast", "--ünïcode"]))])),
         ("x_run_id", Value::String(format!("run_{:016x}", rng.next()))),
-        (
-            "metrics",
-            object(vec![
-                ("p50_ms", Value::from(rng.float())),
-                ("p99_ms", Value::from(rng.float())),
-                ("samples", any_value(rng, 1)),
-            ]),
-        ),
+        ("metrics", object(vec![("p50_ms", Value::from(rng.float())), ("p99_ms", Value::from(rng.float())), ("samples", any_value(rng, 1))])),
         ("notes", Value::String(rng.text(10, 1))),
     ];
     let keep = rng.below(unknown.len() as u64 + 1) as usize;
@@ -309,14 +283,7 @@ fn evidence(rng: &mut Rng) -> Value {
             ("provider", Value::from(rng.pick(&["claude", "codex"]))),
             ("adapter_version", Value::from("0.3.1")),
             ("content_class", Value::from(rng.pick(&["ToolTelemetry", "Transcript", "Diagnostics"]))),
-            (
-                "fields",
-                object(vec![
-                    ("tool", Value::from("bash")),
-                    ("elapsed_ms", Value::from(rng.float())),
-                    ("meta", any_value(rng, 1)),
-                ]),
-            ),
+            ("fields", object(vec![("tool", Value::from("bash")), ("elapsed_ms", Value::from(rng.float())), ("meta", any_value(rng, 1))])),
         ];
         let unknown = vec![
             ("trace", object(vec![("span_id", Value::String(format!("{:x}", rng.next()))), ("attrs", any_value(rng, 1))])),
@@ -340,8 +307,7 @@ fn record_set(target: usize) -> RecordSet {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut set = RecordSet { bytes: Vec::with_capacity(target + (1 << 20)), cls_artifact: Vec::new(), evidence: Vec::new() };
     while set.bytes.len() < target {
-        let (lines, value) =
-            if rng.chance(5) { (&mut set.cls_artifact, cls_artifact(&mut rng)) } else { (&mut set.evidence, evidence(&mut rng)) };
+        let (lines, value) = if rng.chance(5) { (&mut set.cls_artifact, cls_artifact(&mut rng)) } else { (&mut set.evidence, evidence(&mut rng)) };
         let start = set.bytes.len();
         serde_json::to_writer(&mut set.bytes, &value).expect("a Value serializes");
         lines.push(start..set.bytes.len());

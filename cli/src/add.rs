@@ -58,7 +58,9 @@ pub fn add(dir: &Path, files: &[PathBuf], name: Option<&str>) -> Result<Vec<Adde
         Err(error) => return Err(Errors::one(&index_file, "", format!("cannot read: {error}"))),
     };
     let mut index = match &before {
-        Some(bytes) => concord_runtime::strict::read(bytes).map_err(|error| Errors::one(&index_file, "", format!("refused by the strict JSON profile: {error}")))?,
+        Some(bytes) => {
+            concord_runtime::strict::read(bytes).map_err(|error| Errors::one(&index_file, "", format!("refused by the strict JSON profile: {error}")))?
+        }
         None => json!({"format": 1, "schemas": []}),
     };
     let Some(listed) = index.get("schemas").and_then(Value::as_array).cloned() else {
@@ -82,7 +84,9 @@ pub fn add(dir: &Path, files: &[PathBuf], name: Option<&str>) -> Result<Vec<Adde
     while let Some(wanted) = queue.pop_front() {
         let Some(path) = inside(&root, &wanted.file) else {
             let why = match &wanted.referenced_by {
-                Some(Reached { by, target, .. }) => format!("`$ref` {target:?} in {by} names this file, which is not in the registry folder {}: put it there", dir.display()),
+                Some(Reached { by, target, .. }) => {
+                    format!("`$ref` {target:?} in {by} names this file, which is not in the registry folder {}: put it there", dir.display())
+                }
                 None => format!("not in the registry folder {}: registry paths are relative to it; copy the file there first", dir.display()),
             };
             errors.push(&wanted.file, "", why);

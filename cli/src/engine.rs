@@ -37,7 +37,8 @@ pub fn check(model: &Model, errors: &mut Errors) {
         }
         // One build for the entry: the document is parsed and compiled once.
         if let Err(why) = build(&documents, &pointers) {
-            let (file, pointer, why) = locate(model, index, &documents, &text, &pointers).unwrap_or_else(|| (model.modules[index].file.clone(), String::new(), why));
+            let (file, pointer, why) =
+                locate(model, index, &documents, &text, &pointers).unwrap_or_else(|| (model.modules[index].file.clone(), String::new(), why));
             // A place the reader refused already: the engine's refusal adds nothing.
             if !errors.diagnostics.iter().any(|d| d.file == file && d.pointer == pointer) {
                 // The engine's words quote the schema: shown on one line.
@@ -197,7 +198,9 @@ fn unresolved_reference(model: &Model, modules: &[usize]) -> Option<(usize, Stri
     let mut known: Vec<String> = modules.iter().map(|&m| model.modules[m].base.clone()).collect();
     let mut references = Vec::new();
     for (module, text) in &texts {
-        walk(text, &model.modules[*module].base, String::new(), &mut known, &mut |pointer, base, target| references.push((*module, pointer, target.to_owned(), resolve_uri(base, target))));
+        walk(text, &model.modules[*module].base, String::new(), &mut known, &mut |pointer, base, target| {
+            references.push((*module, pointer, target.to_owned(), resolve_uri(base, target)))
+        });
     }
     references.into_iter().find(|(_, _, _, resolved)| !known.contains(resolved))
 }
@@ -232,4 +235,3 @@ fn walk(value: &Value, base: &str, pointer: String, ids: &mut Vec<String>, visit
         _ => {}
     }
 }
-

@@ -30,7 +30,9 @@ fn manifest() -> Result<String, Errors> {
 }
 
 fn manifest_from(original: &str) -> Result<String, Errors> {
-    let failed = |why: String| Errors::one(Path::new("concord-runtime/Cargo.toml"), "", format!("the carried runtime's manifest {why} (a bug in this build of concord)"));
+    let failed = |why: String| {
+        Errors::one(Path::new("concord-runtime/Cargo.toml"), "", format!("the carried runtime's manifest {why} (a bug in this build of concord)"))
+    };
     let original: toml::Table = original.parse().map_err(|error| failed(format!("does not parse: {error}")))?;
     let mut package = toml::Table::new();
     if let Some(toml::Value::Table(from)) = original.get("package") {

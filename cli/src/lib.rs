@@ -57,7 +57,8 @@ impl RecordSchema {
             return Err(Errors::one(Path::new(name), "", message));
         };
         let def = model.get(id);
-        let documents = model.documents(def.module).into_iter().map(|module| (model.modules[module].base.clone(), model.modules[module].text.clone())).collect();
+        let documents =
+            model.documents(def.module).into_iter().map(|module| (model.modules[module].base.clone(), model.modules[module].text.clone())).collect();
         Ok(RecordSchema { documents, pointer: def.origin.pointer.clone() })
     }
 

@@ -362,11 +362,7 @@ fn run_diff(old: Option<PathBuf>, new: Option<PathBuf>, against: Option<String>,
 /// The bytes of FILE, or of standard input for `-`; else the message to show.
 fn read_input(file: &std::path::Path) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
-    let read = if file.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::read(file).map(|read| bytes = read)
-    };
+    let read = if file.as_os_str() == "-" { std::io::stdin().read_to_end(&mut bytes).map(|_| ()) } else { std::fs::read(file).map(|read| bytes = read) };
     read.map(|()| bytes).map_err(|error| {
         // The OS's words only, as Python's strerror gives them.
         let reason = error.to_string();
@@ -424,10 +420,9 @@ fn run_json(command: JsonCommand) -> ExitCode {
     let limits = strict::Limits { max_bytes: args.max_bytes };
     let output = match command {
         JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(|e| e.to_string()),
-        JsonCommand::Canon(_) => strict::read_with(&bytes, limits)
-            .map_err(canonical::CanonicalError::from)
-            .and_then(|value| canonical::to_bytes(&value))
-            .map_err(|e| e.to_string()),
+        JsonCommand::Canon(_) => {
+            strict::read_with(&bytes, limits).map_err(canonical::CanonicalError::from).and_then(|value| canonical::to_bytes(&value)).map_err(|e| e.to_string())
+        }
         JsonCommand::Digest(_) => strict::read_with(&bytes, limits)
             .map_err(canonical::CanonicalError::from)
             .and_then(|value| canonical::digest(&value))

@@ -67,7 +67,10 @@ pub fn default_work_dir() -> PathBuf {
 pub enum Outcome {
     /// The record was read and written back; `digest` is its record digest,
     /// or why it has none (a float), which both languages must also agree on.
-    Written { output: String, digest: String },
+    Written {
+        output: String,
+        digest: String,
+    },
     Refused(String),
     /// The harness failed on this input (an exception that is not a
     /// refusal, a panic, a dead process): never meets an expectation.
@@ -157,7 +160,9 @@ impl fmt::Display for Case {
         writeln!(f, "  rust:     {}", show(&self.rust))?;
         writeln!(f, "  python:   {}", show(&self.python))?;
         if let Expected::Output(expected) = &self.expected {
-            let spaced = [&self.rust, &self.python].iter().any(|outcome| matches!(outcome, Outcome::Written { output, .. } if differ_only_in_white_space(output.as_bytes(), expected)));
+            let spaced = [&self.rust, &self.python]
+                .iter()
+                .any(|outcome| matches!(outcome, Outcome::Written { output, .. } if differ_only_in_white_space(output.as_bytes(), expected)));
             if spaced {
                 writeln!(f, "  note:     the output differs from the expected bytes only in white space: concord writes compact JSON, and the expected file holds those bytes exactly (one final line break aside)")?;
             }
@@ -252,10 +257,9 @@ impl Harness {
             GeneratedFile { path: "Cargo.toml".into(), contents: harness_manifest(&scratch, &runtime) },
             GeneratedFile { path: "src/main.rs".into(), contents: harness_main(&model) },
         ];
-        rust_files.extend(files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile {
-            path: "src/bindings.rs".into(),
-            contents: f.contents.clone(),
-        }));
+        rust_files.extend(
+            files.iter().filter(|f| f.path.starts_with("rust")).map(|f| GeneratedFile { path: "src/bindings.rs".into(), contents: f.contents.clone() }),
+        );
         // A new harness starts from the project's lock file, if any; an
         // existing one keeps its own (cargo keeps it current).
         if let Some(lock) = crate::harness::project_lock_file().filter(|_| !rust_dir.join("Cargo.lock").exists()) {
@@ -354,12 +358,7 @@ impl Harness {
         let cases = fixtures
             .iter()
             .zip(rust.into_iter().zip(python))
-            .map(|(fixture, (rust, python))| Case {
-                name: format!("{}/{}", fixture.root, fixture.name),
-                expected: fixture.expected.clone(),
-                rust,
-                python,
-            })
+            .map(|(fixture, (rust, python))| Case { name: format!("{}/{}", fixture.root, fixture.name), expected: fixture.expected.clone(), rust, python })
             .collect();
         Ok(Report { cases, skipped: Vec::new() })
     }
@@ -496,7 +495,12 @@ pub fn rebuildable(command: &Command) -> impl Fn() -> Result<Command, Errors> + 
 /// Runs a harness on every fixture, one request line each: a harness that
 /// dies on a fixture is restarted on the fixtures after it, and that
 /// fixture is answered with the crash.
-fn answers(command: impl Fn() -> Result<Command, Errors> + Send + 'static, fixtures: &[Fixture], name: impl Fn(&str) -> String, language: &'static str) -> Result<Vec<Outcome>, Errors> {
+fn answers(
+    command: impl Fn() -> Result<Command, Errors> + Send + 'static,
+    fixtures: &[Fixture],
+    name: impl Fn(&str) -> String,
+    language: &'static str,
+) -> Result<Vec<Outcome>, Errors> {
     let requests: Vec<String> = fixtures.iter().map(|fixture| format!("{}\t{}\n", name(&fixture.root), fixture.input.display())).collect();
     Worker::start(language, Box::new(command))?.ask(&requests)
 }
@@ -612,7 +616,9 @@ pub fn parse_answer(line: &str) -> Outcome {
     match (validated, &outcome) {
         (Some(Value::String(why)), _) if why.starts_with("crashed: ") => Outcome::Crashed(format!("validate {why}")),
         (Some(Value::Bool(true)), Outcome::Refused(why)) => Outcome::Disagreed(format!("from_json refused ({why}), validate accepted")),
-        (Some(Value::String(notes)), Outcome::Written { .. }) => Outcome::Disagreed(format!("from_json read it, validate refused: {}", notes.replace('\n', "; "))),
+        (Some(Value::String(notes)), Outcome::Written { .. }) => {
+            Outcome::Disagreed(format!("from_json read it, validate refused: {}", notes.replace('\n', "; ")))
+        }
         _ => outcome,
     }
 }
@@ -620,10 +626,9 @@ pub fn parse_answer(line: &str) -> Outcome {
 fn parse_outcome(line: &str) -> Outcome {
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(answer)) => match (answer.get("ok"), answer.get("error")) {
-            (Some(Value::String(output)), _) => Outcome::Written {
-                output: output.clone(),
-                digest: answer.get("digest").and_then(Value::as_str).unwrap_or("(no digest answered)").to_owned(),
-            },
+            (Some(Value::String(output)), _) => {
+                Outcome::Written { output: output.clone(), digest: answer.get("digest").and_then(Value::as_str).unwrap_or("(no digest answered)").to_owned() }
+            }
             // The Python harness answers an exception that is not a refusal so.
             (_, Some(Value::String(why))) if why.starts_with("crashed: ") => Outcome::Crashed(why.clone()),
             (_, Some(Value::String(why))) => Outcome::Refused(why.clone()),
@@ -639,7 +644,10 @@ enum Refusal<'a> {
     /// The strict profile's error, in full: kind, byte offset, message.
     Json(&'a str),
     /// A schema error: its pointer, and the assertion engine's message, which both languages word alike.
-    Schema { pointer: &'a str, engine: Option<&'a str> },
+    Schema {
+        pointer: &'a str,
+        engine: Option<&'a str>,
+    },
     Other(&'a str),
 }
 
@@ -780,7 +788,8 @@ mod tests {
     use super::*;
 
     fn fixtures(names: &[&str]) -> Vec<Fixture> {
-        let fixture = |name: &&str| Fixture { root: "R".into(), name: name.to_string(), input: PathBuf::from(name), expected: Expected::Agreement { pointer: false } };
+        let fixture =
+            |name: &&str| Fixture { root: "R".into(), name: name.to_string(), input: PathBuf::from(name), expected: Expected::Agreement { pointer: false } };
         names.iter().map(fixture).collect()
     }
 
@@ -793,7 +802,8 @@ mod tests {
         }
     }
 
-    const DIES_ON_BOOM: &str = r#"while IFS= read -r line; do case "$line" in "") continue;; *boom*) echo "died on $line" >&2; exit 3;; esac; echo '{"ok":"1","digest":"d"}'; done"#;
+    const DIES_ON_BOOM: &str =
+        r#"while IFS= read -r line; do case "$line" in "") continue;; *boom*) echo "died on $line" >&2; exit 3;; esac; echo '{"ok":"1","digest":"d"}'; done"#;
 
     #[test]
     fn a_harness_that_dies_on_one_fixture_is_restarted_after_it() {
@@ -824,14 +834,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("R");
         std::fs::create_dir_all(&root).unwrap();
-        for (name, bytes) in [("lf.json", &b"{\"a\":1}\n"[..]), ("crlf.json", b"{\"a\":1}\r\n"), ("two.json", b"{\"a\":1}\n\n"), ("out.json", b"{\"a\": 1}"), ("out.out.json", b"{\"a\":1}\r\n")] {
+        for (name, bytes) in [
+            ("lf.json", &b"{\"a\":1}\n"[..]),
+            ("crlf.json", b"{\"a\":1}\r\n"),
+            ("two.json", b"{\"a\":1}\n\n"),
+            ("out.json", b"{\"a\": 1}"),
+            ("out.out.json", b"{\"a\":1}\r\n"),
+        ] {
             std::fs::write(root.join(name), bytes).unwrap();
         }
         let roots: HashSet<String> = ["R".to_owned()].into();
         let (fixtures, _) = collect(dir.path(), &roots, &roots).unwrap();
         let expected: Vec<(&str, &Expected)> = fixtures.iter().map(|fixture| (fixture.name.as_str(), &fixture.expected)).collect();
         let output = |text: &str| Expected::Output(text.as_bytes().to_vec());
-        assert_eq!(expected, [("crlf.json", &output("{\"a\":1}")), ("lf.json", &output("{\"a\":1}")), ("out.json", &output("{\"a\":1}")), ("two.json", &output("{\"a\":1}\n"))]);
+        assert_eq!(
+            expected,
+            [("crlf.json", &output("{\"a\":1}")), ("lf.json", &output("{\"a\":1}")), ("out.json", &output("{\"a\":1}")), ("two.json", &output("{\"a\":1}\n"))]
+        );
 
         let written = Outcome::Written { output: "{\"a\":1}".into(), digest: "d".into() };
         let case = Case { name: "R/spaced.json".into(), expected: output("{\"a\": 1}"), rust: written.clone(), python: written.clone() };

@@ -92,7 +92,8 @@ fn a_pinned_version_is_frozen() {
         schema.display()
     );
     for command in ["check", "pin"] {
-        let output = concord(&[command, "--registry", registry_arg, "--out", scratch.path().join("out").to_str().unwrap()][..if command == "pin" { 3 } else { 5 }]);
+        let output =
+            concord(&[command, "--registry", registry_arg, "--out", scratch.path().join("out").to_str().unwrap()][..if command == "pin" { 3 } else { 5 }]);
         assert_eq!(output.status.code(), Some(1), "{command}: {}", text(&output));
         assert!(text(&output).contains(&expected), "{command}: {}", text(&output));
         assert_eq!(std::fs::read(&index).unwrap(), before, "{command} wrote the index");
@@ -110,10 +111,16 @@ fn a_pinned_version_is_frozen() {
 
     // Index mistakes are named where they stand.
     for (entry, message) in [
-        (serde_json::json!({"name": "Evidence", "version": 0, "path": "x.json"}), "/schemas/3/version: `version` must be a positive integer of at most 1000000"),
+        (
+            serde_json::json!({"name": "Evidence", "version": 0, "path": "x.json"}),
+            "/schemas/3/version: `version` must be a positive integer of at most 1000000",
+        ),
         (serde_json::json!({"name": "Evidence", "version": 1.0, "path": "x.json"}), "/schemas/3/version: `version` must be a positive integer"),
         (serde_json::json!({"name": "Evidence", "version": 2, "path": "x.json"}), "/schemas/3: version 2 of \"Evidence\" is also listed at /schemas/2"),
-        (serde_json::json!({"name": "Evidence", "path": "x.json"}), "/schemas/3: name \"Evidence\" is listed with a version elsewhere: give every entry of a name a version"),
+        (
+            serde_json::json!({"name": "Evidence", "path": "x.json"}),
+            "/schemas/3: name \"Evidence\" is listed with a version elsewhere: give every entry of a name a version",
+        ),
         (serde_json::json!({"name": "EvidenceV1", "path": "x.json"}), "its types would be named \"EvidenceV1\", as those of the entry at /schemas/1"),
     ] {
         let mut listed: serde_json::Value = serde_json::from_slice(&before).unwrap();
@@ -178,7 +185,11 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     std::fs::create_dir_all(fixtures.path().join("Evidense")).unwrap();
     let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", fixtures_arg, "--work-dir", work, "--python", &python]);
     assert!(!output.status.success());
-    assert!(text(&output).contains("Evidense: no registry entry \"Evidense\" (roots: ClsArtifact, Evidence, EvidenceV1; any record type as Entry.Type)"), "{}", text(&output));
+    assert!(
+        text(&output).contains("Evidense: no registry entry \"Evidense\" (roots: ClsArtifact, Evidence, EvidenceV1; any record type as Entry.Type)"),
+        "{}",
+        text(&output)
+    );
 }
 
 /// `concord json` and `python -m concord_runtime json`: same stdout bytes,
@@ -266,17 +277,32 @@ fn hostile_names_and_texts_cannot_inject_code() {
     let root_doc = "*/ fn evil() {} /* \"\"\" + __import__('os').system('exit 3') # \\";
     let field_doc = "\"\"\"\nimport os\n\"\"\"\n#[doc = \"x\"] } fn f() {";
     let names = [
-        "type", "class", "self", "None", "1st", "é", "", "model_config", "json", "foo-bar", "\"quoted\"", "extra", "r#raw", "digest",
-        "to_json", "from_json", "NAME", "bind", "__map", "deserializer",
+        "type",
+        "class",
+        "self",
+        "None",
+        "1st",
+        "é",
+        "",
+        "model_config",
+        "json",
+        "foo-bar",
+        "\"quoted\"",
+        "extra",
+        "r#raw",
+        "digest",
+        "to_json",
+        "from_json",
+        "NAME",
+        "bind",
+        "__map",
+        "deserializer",
     ];
     let mut properties = serde_json::Map::new();
     for name in names {
         properties.insert(name.to_owned(), json!({"type": "string"}));
     }
-    properties.insert(
-        "type".to_owned(),
-        json!({"type": "string", "enum": ["\"; panic!(); \"", "a\\b", "\"\"\"", "é", ""], "description": field_doc}),
-    );
+    properties.insert("type".to_owned(), json!({"type": "string", "enum": ["\"; panic!(); \"", "a\\b", "\"\"\"", "é", ""], "description": field_doc}));
     // Optional, and spelled so that its Python attribute (`camel_case`) is a
     // different key: an unknown key of that spelling must stay unknown.
     properties.insert("camelCase".to_owned(), json!({"type": "integer"}));
@@ -339,13 +365,15 @@ fn hostile_names_and_texts_cannot_inject_code() {
             syn::Item::Struct(item) => Some(&item.attrs),
             _ => None,
         })
-        .flat_map(|attrs| attrs.iter().filter_map(|attr| match &attr.meta {
-            syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
-                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
+        .flat_map(|attrs| {
+            attrs.iter().filter_map(|attr| match &attr.meta {
+                syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
+                    _ => None,
+                },
                 _ => None,
-            },
-            _ => None,
-        }))
+            })
+        })
         .collect();
     assert_eq!(docs, [format!(" {root_doc}")]);
     assert_eq!(items.iter().filter(|item| matches!(item, syn::Item::Fn(_))).count(), 0);
@@ -376,14 +404,16 @@ fn a_root_with_an_escaped_name_round_trips() {
     std::fs::create_dir_all(&fixtures).unwrap();
     let schema = br#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "maxLength": 3}"#;
     std::fs::write(registry.join("pinned.schema.json"), schema).unwrap();
-    let index = serde_json::json!({"format": 1, "schemas": [{"name": "PINNED", "path": "pinned.schema.json", "digest": concord_codegen::registry::digest(schema)}]});
+    let index =
+        serde_json::json!({"format": 1, "schemas": [{"name": "PINNED", "path": "pinned.schema.json", "digest": concord_codegen::registry::digest(schema)}]});
     std::fs::write(registry.join("registry.json"), index.to_string()).unwrap();
     std::fs::write(fixtures.join("short.json"), br#""abc""#).unwrap();
     std::fs::write(fixtures.join("short.accept"), b"").unwrap();
     std::fs::write(fixtures.join("long.json"), br#""abcd""#).unwrap();
     std::fs::write(fixtures.join("long.reject"), b"").unwrap();
     let work = workspace().join("target/concord-roundtrip");
-    let args = ["roundtrip", "--registry", registry.to_str().unwrap(), "--fixtures", all.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", &python];
+    let args =
+        ["roundtrip", "--registry", registry.to_str().unwrap(), "--fixtures", all.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", &python];
     let output = concord(&args);
     assert!(output.status.success(), "{}", text(&output));
     assert!(text(&output).ends_with("2 passed, 0 failed\n"), "{}", text(&output));
@@ -399,9 +429,15 @@ fn add_lists_a_schema_and_every_local_file_its_refs_reach() {
     std::fs::create_dir_all(registry.join("common")).unwrap();
     let draft = "https://json-schema.org/draft/2020-12/schema";
     let write = |path: &str, schema: serde_json::Value| std::fs::write(registry.join(path), serde_json::to_vec_pretty(&schema).unwrap()).unwrap();
-    write("bom.schema.json", serde_json::json!({"$schema": draft, "$id": "http://example.com/schema/bom.schema.json", "title": "Bom", "type": "object",
-        "properties": {"license": {"$ref": "spdx.schema.json"}, "algorithm": {"$ref": "common/crypto-defs.schema.json#/$defs/Algorithm"}}}));
-    write("spdx.schema.json", serde_json::json!({"$schema": draft, "$id": "http://example.com/schema/spdx.schema.json", "type": "string", "enum": ["MIT", "Apache-2.0"]}));
+    write(
+        "bom.schema.json",
+        serde_json::json!({"$schema": draft, "$id": "http://example.com/schema/bom.schema.json", "title": "Bom", "type": "object",
+        "properties": {"license": {"$ref": "spdx.schema.json"}, "algorithm": {"$ref": "common/crypto-defs.schema.json#/$defs/Algorithm"}}}),
+    );
+    write(
+        "spdx.schema.json",
+        serde_json::json!({"$schema": draft, "$id": "http://example.com/schema/spdx.schema.json", "type": "string", "enum": ["MIT", "Apache-2.0"]}),
+    );
     write("common/crypto-defs.schema.json", serde_json::json!({"$schema": draft, "$defs": {"Algorithm": {"type": "string", "enum": ["ES256"]}}}));
     let arg = registry.to_str().unwrap();
     let added = concord(&["add", "--registry", arg, registry.join("bom.schema.json").to_str().unwrap()]);
@@ -434,8 +470,16 @@ fn add_refuses_what_the_registry_would_refuse_and_writes_nothing() {
     let registry = scratch.path().join("registry");
     std::fs::create_dir_all(&registry).unwrap();
     let draft = "https://json-schema.org/draft/2020-12/schema";
-    std::fs::write(registry.join("a.schema.json"), serde_json::to_vec(&serde_json::json!({"$schema": draft, "type": "object", "properties": {"x": {"type": "string", "dependencies": {}}}})).unwrap()).unwrap();
-    std::fs::write(registry.join("b.schema.json"), serde_json::to_vec(&serde_json::json!({"$schema": draft, "properties": {"y": {"$ref": "missing.schema.json"}}})).unwrap()).unwrap();
+    std::fs::write(
+        registry.join("a.schema.json"),
+        serde_json::to_vec(&serde_json::json!({"$schema": draft, "type": "object", "properties": {"x": {"type": "string", "dependencies": {}}}})).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        registry.join("b.schema.json"),
+        serde_json::to_vec(&serde_json::json!({"$schema": draft, "properties": {"y": {"$ref": "missing.schema.json"}}})).unwrap(),
+    )
+    .unwrap();
     std::fs::write(scratch.path().join("outside.schema.json"), b"{}").unwrap();
     let arg = registry.to_str().unwrap();
     let refused = concord(&["add", "--registry", arg, registry.join("a.schema.json").to_str().unwrap()]);
@@ -443,8 +487,15 @@ fn add_refuses_what_the_registry_would_refuse_and_writes_nothing() {
     assert!(text(&refused).contains("a.schema.json at /properties/x/dependencies: `dependencies` is refused"), "{}", text(&refused));
     assert!(text(&refused).contains("nothing was added"), "{}", text(&refused));
     assert!(!registry.join("registry.json").exists(), "the index it created is removed again");
-    let refused = concord(&["add", "--registry", arg, registry.join("b.schema.json").to_str().unwrap(), scratch.path().join("outside.schema.json").to_str().unwrap()]);
-    assert!(text(&refused).contains("missing.schema.json: missing: no such file (`$ref` \"missing.schema.json\" in b.schema.json names it: download it into the registry folder)"), "{}", text(&refused));
+    let refused =
+        concord(&["add", "--registry", arg, registry.join("b.schema.json").to_str().unwrap(), scratch.path().join("outside.schema.json").to_str().unwrap()]);
+    assert!(
+        text(&refused).contains(
+            "missing.schema.json: missing: no such file (`$ref` \"missing.schema.json\" in b.schema.json names it: download it into the registry folder)"
+        ),
+        "{}",
+        text(&refused)
+    );
     assert!(text(&refused).contains("outside.schema.json: not in the registry folder"), "{}", text(&refused));
     assert!(!registry.join("registry.json").exists());
 }

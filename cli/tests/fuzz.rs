@@ -52,10 +52,7 @@ fn the_shipped_registry_and_the_constructs_agree_under_a_short_fuzzing_pass() {
 fn a_disagreement_is_found_shrunk_and_written_as_a_fixture() {
     let scratch = tempfile::tempdir().unwrap();
     let liar = scratch.path().join("python");
-    let script = format!(
-        "#!/bin/sh\n\"{}\" \"$@\" | sed -u 's/^{{\"ok\": \"{{\\\\\"format_version.*$/{{\"error\": \"at \\\\\"\\\\\": a lie\"}}/'\n",
-        python()
-    );
+    let script = format!("#!/bin/sh\n\"{}\" \"$@\" | sed -u 's/^{{\"ok\": \"{{\\\\\"format_version.*$/{{\"error\": \"at \\\\\"\\\\\": a lie\"}}/'\n", python());
     std::fs::write(&liar, script).unwrap();
     std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
     let findings = scratch.path().join("findings");
@@ -74,7 +71,9 @@ fn a_disagreement_is_found_shrunk_and_written_as_a_fixture() {
     // The findings folder is a fixtures folder: it fails `concord roundtrip`
     // with the same liar, and passes with the real Python.
     let work = workspace().join("target/concord-roundtrip");
-    let run = |python: &str| concord(&["roundtrip", "--registry", "registry", "--fixtures", findings.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", python]);
+    let run = |python: &str| {
+        concord(&["roundtrip", "--registry", "registry", "--fixtures", findings.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", python])
+    };
     let lied = run(liar.to_str().unwrap());
     assert!(!lied.status.success(), "{}", self::text(&lied));
     let honest = run(&python());

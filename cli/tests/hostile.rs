@@ -12,12 +12,12 @@
 mod common;
 
 use common::*;
-use concord_codegen::registry::digest;
 use concord_cli::roundtrip::{Expected, Fixture, Harness};
+use concord_codegen::registry::digest;
 use serde_json::{json, Map, Value};
 use std::os::unix::ffi::OsStrExt as _;
-use std::path::{Path, PathBuf};
 use std::os::unix::process::ExitStatusExt as _;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -109,7 +109,10 @@ fn injection_registry(dir: &Path) -> PathBuf {
             text.to_string(),
             json!({"type": "string", "title": text, "description": text, "$comment": text, "format": text, "default": text, "examples": [text]}),
         );
-        defs.insert(text.to_string(), json!({"type": "object", "title": text, "description": text, "properties": {"v": {"type": "string", "description": text}}}));
+        defs.insert(
+            text.to_string(),
+            json!({"type": "object", "title": text, "description": text, "properties": {"v": {"type": "string", "description": text}}}),
+        );
     }
     defs.insert("anchored".into(), json!({"$anchor": "plain-anchor", "type": "string", "description": HOSTILE[0]}));
     let mut choice: Vec<Value> = HOSTILE.iter().map(|text| json!(text)).collect();
@@ -119,7 +122,8 @@ fn injection_registry(dir: &Path) -> PathBuf {
         .map(|text| json!({"type": "object", "title": text, "properties": {"kind": {"const": text}, "v": {"type": "integer"}}, "required": ["kind"]}))
         .collect();
     let consts: Map<String, Value> = HOSTILE.iter().enumerate().map(|(n, text)| (format!("c{n}"), json!({"const": text, "description": text}))).collect();
-    let refs: Map<String, Value> = HOSTILE.iter().enumerate().map(|(n, text)| (format!("d{n}"), json!({"$ref": format!("#/$defs/{}", fragment(text))}))).collect();
+    let refs: Map<String, Value> =
+        HOSTILE.iter().enumerate().map(|(n, text)| (format!("d{n}"), json!({"$ref": format!("#/$defs/{}", fragment(text))}))).collect();
     properties.insert("choice".into(), json!({"enum": choice}));
     properties.insert("tagged".into(), json!({"oneOf": branches}));
     properties.insert("open".into(), json!({"type": "string", "enum": HOSTILE, "x-open-enum": true}));
@@ -549,9 +553,14 @@ fn deep_and_cyclic_schemas_compile_or_are_refused_where_they_stand() {
     // A chain of 10,000 `$ref`s to a string with a `maxLength`.
     let mut chain: Map<String, Value> = (0..9_999).map(|n| (format!("d{n}"), json!({"$ref": format!("#/$defs/d{}", n + 1)}))).collect();
     chain.insert("d9999".into(), json!({"type": "string", "maxLength": 8}));
-    generate("10,000 $refs", &one(dir, "chain", bytes(&json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": chain})))).generated();
+    generate(
+        "10,000 $refs",
+        &one(dir, "chain", bytes(&json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": chain}))),
+    )
+    .generated();
     // 200 arrays nested through `$ref`s: past the limit where it passes it.
-    let mut arrays: Map<String, Value> = (0..200).map(|n| (format!("d{n}"), json!({"type": "array", "items": {"$ref": format!("#/$defs/d{}", n + 1)}}))).collect();
+    let mut arrays: Map<String, Value> =
+        (0..200).map(|n| (format!("d{n}"), json!({"type": "array", "items": {"$ref": format!("#/$defs/d{}", n + 1)}}))).collect();
     arrays.insert("d200".into(), json!({"type": "string", "maxLength": 8}));
     generate("200 arrays through $refs", &one(dir, "arrays", bytes(&json!({"$schema": DRAFT, "$defs": arrays, "$ref": "#/$defs/d0"})))).refused(&[
         &format!("error: {} at /$defs/d167: `D167` nests arrays, maps, nullables and unions 33 deep through `$ref`s; concord allows 32", file("arrays")),
@@ -571,7 +580,13 @@ fn deep_and_cyclic_schemas_compile_or_are_refused_where_they_stand() {
         &merges,
         &[
             ("Merged", cycle(json!({}), json!({"allOf": [{"$ref": "#"}]}))),
-            ("MergedPair", cycle(json!({"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}), json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}}))),
+            (
+                "MergedPair",
+                cycle(
+                    json!({"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}),
+                    json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}}),
+                ),
+            ),
             ("Beside", cycle(json!({}), json!({"$ref": "#", "type": "object"}))),
         ],
     );
@@ -647,11 +662,16 @@ fn huge_schemas_compile_or_meet_a_limit_named_where_it_stands() {
         .refused(&[&format!("error: {} at /properties: `properties` holds 100000 entries; concord reads at most 10000 (docs/limits.md)", file("properties"))]);
     generate("10,000 properties", &one(dir, "properties-at-limit", bytes(&properties(10_000, |n| format!("p{n}"), string.clone())))).generated();
     let defs: Map<String, Value> = (0..100_000).map(|n| (format!("d{n}"), json!({"type": "object", "properties": {"x": {"type": "integer"}}}))).collect();
-    generate("100,000 $defs", &one(dir, "defs", bytes(&json!({"$schema": DRAFT, "type": "object", "$defs": defs}))))
-        .refused(&[&format!("error: {} at /$defs/d49999: more than 50000 named types (structs, enums, unions, aliases) in one registry, this the next", file("defs"))]);
+    generate("100,000 $defs", &one(dir, "defs", bytes(&json!({"$schema": DRAFT, "type": "object", "$defs": defs})))).refused(&[&format!(
+        "error: {} at /$defs/d49999: more than 50000 named types (structs, enums, unions, aliases) in one registry, this the next",
+        file("defs")
+    )]);
     let values: Vec<String> = (0..100_000).map(|n| format!("v{n}")).collect();
-    generate("100,000 enum values", &one(dir, "enum", bytes(&json!({"$schema": DRAFT, "type": "object", "properties": {"e": {"type": "string", "enum": values}}}))))
-        .refused(&[&format!("error: {} at /properties/e/enum: `enum` holds 100000 entries; concord reads at most 10000", file("enum"))]);
+    generate(
+        "100,000 enum values",
+        &one(dir, "enum", bytes(&json!({"$schema": DRAFT, "type": "object", "properties": {"e": {"type": "string", "enum": values}}}))),
+    )
+    .refused(&[&format!("error: {} at /properties/e/enum: `enum` holds 100000 entries; concord reads at most 10000", file("enum"))]);
     // 6 × 10,000 inline objects: more named types than a registry may make.
     let mut wide = properties(10_000, |n| format!("p{n}"), json!({"type": "object", "properties": {"x": {"type": "string"}}}));
     wide.as_object_mut().unwrap().remove("$schema");
@@ -743,11 +763,15 @@ fn diagnostics_show_hostile_text_escaped_on_one_line() {
 fn typed_id_prefixes_that_are_no_identifier_are_refused() {
     let scratch = tempfile::tempdir().unwrap();
     let prefixes = ["run\n", "run\r", "run\u{202e}", "run\0", "run\u{2028}", "r\"un", "run */", "\"\"\"", "run\\", "rün"];
-    let properties: Map<String, Value> = prefixes.iter().enumerate().map(|(n, prefix)| (format!("p{n}"), json!({"type": "string", "x-typed-id": prefix}))).collect();
+    let properties: Map<String, Value> =
+        prefixes.iter().enumerate().map(|(n, prefix)| (format!("p{n}"), json!({"type": "string", "x-typed-id": prefix}))).collect();
     let registry = write_registry(&scratch.path().join("registry"), &[("Ids", bytes(&json!({"$schema": DRAFT, "type": "object", "properties": properties})))]);
     let errors = concord_cli::load(&registry).expect_err("refused").to_string();
     for (n, prefix) in prefixes.iter().enumerate() {
-        let expected = format!("at /properties/p{n}/x-typed-id: `x-typed-id` prefix {} is refused: a prefix is a lowercase identifier", concord_codegen::error::shown(&format!("{prefix:?}")));
+        let expected = format!(
+            "at /properties/p{n}/x-typed-id: `x-typed-id` prefix {} is refused: a prefix is a lowercase identifier",
+            concord_codegen::error::shown(&format!("{prefix:?}"))
+        );
         assert!(errors.contains(&expected), "expected {expected:?} in:\n{errors}");
     }
     assert_eq!(errors.lines().count(), prefixes.len() + 1, "{errors}");

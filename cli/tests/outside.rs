@@ -52,7 +52,11 @@ fn the_wheels_install_generate_and_read_records_without_rust() {
     let wheels = wheels(&scratch.path().join("wheels"));
     let names: Vec<String> = std::fs::read_dir(&wheels).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
     let version = env!("CARGO_PKG_VERSION");
-    assert!(names.iter().any(|name| name.starts_with(&format!("concord_runtime-{version}-cp311-abi3-manylinux_2_17_x86_64")) || name.contains("abi3") && name.contains("manylinux_2_17")), "{names:?}");
+    assert!(
+        names.iter().any(|name| name.starts_with(&format!("concord_runtime-{version}-cp311-abi3-manylinux_2_17_x86_64"))
+            || name.contains("abi3") && name.contains("manylinux_2_17")),
+        "{names:?}"
+    );
     assert!(names.iter().any(|name| name.starts_with(&format!("concord_cli-{version}-py3-none-")) && name.contains("manylinux_2_17")), "{names:?}");
     let venv = Venv::without_rust(&scratch.path().join("venv"), &wheels);
     assert_eq!(stdout(&run_ok(venv.command("concord").arg("--version"))), format!("concord {version}\n"));
@@ -148,5 +152,10 @@ fn every_command_works_installed_from_a_deleted_checkout() {
     run_ok(Command::new("python3").args(["-m", "venv"]).arg(&bare));
     let missing = run(&["roundtrip", "--fixtures", "fixtures", "--work-dir", &harness, "--python", bare.join("bin/python").to_str().unwrap()], &work);
     assert!(!missing.status.success());
-    assert!(text(&missing).contains("this Python has no concord_runtime") && text(&missing).contains(&format!("-m pip install concord-runtime=={}", env!("CARGO_PKG_VERSION"))), "{}", text(&missing));
+    assert!(
+        text(&missing).contains("this Python has no concord_runtime")
+            && text(&missing).contains(&format!("-m pip install concord-runtime=={}", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        text(&missing)
+    );
 }

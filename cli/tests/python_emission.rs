@@ -115,7 +115,19 @@ fn alias(name: &str, shape: Shape) -> TypeDef {
 fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
     const LENGTH: usize = 100_000;
     let mut model = Model::default();
-    model.modules.push(Module { name: "Chain".to_owned(), entry: "Chain".to_owned(), version: None, word: "chain".to_owned(), file: "chain.schema.json".into(), root: None, needs_engine: false, text: String::new(), digest: String::new(), base: String::new(), refers_to: Vec::new() });
+    model.modules.push(Module {
+        name: "Chain".to_owned(),
+        entry: "Chain".to_owned(),
+        version: None,
+        word: "chain".to_owned(),
+        file: "chain.schema.json".into(),
+        root: None,
+        needs_engine: false,
+        text: String::new(),
+        digest: String::new(),
+        base: String::new(),
+        refers_to: Vec::new(),
+    });
     let field = Field {
         json_name: "start".to_owned(),
         word: "start".to_owned(),

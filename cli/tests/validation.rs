@@ -69,7 +69,8 @@ for path in sys.argv[1:]:
 "#;
     let output = Command::new(&python).args(["-c", script]).args(cases.iter().map(|(_, input, _)| input)).env("PYTHONPATH", &python_path).output().unwrap();
     assert!(output.status.success(), "{}", text(&output));
-    let answers: Vec<(Option<i32>, String, String)> = String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let answers: Vec<(Option<i32>, String, String)> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
     assert_eq!(answers.len(), cases.len(), "one answer a case");
     let (mut valid, mut more) = (0, 0);
     for ((name, input, expected), (code, printed, parsed)) in cases.iter().zip(answers) {
@@ -135,8 +136,11 @@ fn a_remote_ref_fails_closed_at_generation_and_is_never_fetched() {
 
     // The runtimes, handed the document all the same, refuse it unbuilt.
     let text = serde_json::json!({"$ref": remote}).to_string();
-    let document: &'static concord_runtime::pinned::Document =
-        Box::leak(Box::new(concord_runtime::pinned::Document { uri: "https://registry.concord.invalid/r.json", digest: "sha256:0", text: Box::leak(text.clone().into_boxed_str()) }));
+    let document: &'static concord_runtime::pinned::Document = Box::leak(Box::new(concord_runtime::pinned::Document {
+        uri: "https://registry.concord.invalid/r.json",
+        digest: "sha256:0",
+        text: Box::leak(text.clone().into_boxed_str()),
+    }));
     let schema = Box::leak(Box::new(concord_runtime::pinned::Schema::new(Box::leak(vec![document].into_boxed_slice()), "")));
     let refusal = schema.validate(&serde_json::json!(1)).unwrap_err().to_string();
     assert!(refusal.contains("cannot be checked"), "{refusal}");

@@ -49,7 +49,10 @@ fn bindings_for_another_runtime_fail_to_compile_saying_which_versions_go_togethe
     std::fs::create_dir_all(krate.join("src")).unwrap();
     std::fs::write(
         krate.join("Cargo.toml"),
-        format!("[package]\nname = \"mismatch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nconcord-runtime = {{ path = {:?} }}\n\n[workspace]\n", runtime.display().to_string()),
+        format!(
+            "[package]\nname = \"mismatch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nconcord-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
     )
     .unwrap();
     std::fs::write(krate.join("src/lib.rs"), "::concord_runtime::bindings_for!(\"0.0.9\");\n::concord_runtime::requires_feature!(\"validate\");\n").unwrap();
@@ -63,6 +66,10 @@ fn bindings_for_another_runtime_fail_to_compile_saying_which_versions_go_togethe
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let version = env!("CARGO_PKG_VERSION");
-    assert!(stderr.contains(&format!("these bindings were written by concord 0.0.9, and this concord-runtime ({version}) serves bindings of concord {version} only")), "{stderr}");
+    assert!(
+        stderr
+            .contains(&format!("these bindings were written by concord 0.0.9, and this concord-runtime ({version}) serves bindings of concord {version} only")),
+        "{stderr}"
+    );
     assert!(stderr.contains("turn on concord-runtime's `validate` feature"), "{stderr}");
 }

@@ -47,8 +47,11 @@ fn both_bindings_read_write_and_point_alike() {
     let cases: &[(&str, &str, Option<&str>)] = &[
         // name, input, expected output (None: the input itself)
         ("typed_extra_kept", r#"{"counts":{"x":2,"total":1,"y":3},"next":{"counts":{}}}"#, Some(r#"{"counts":{"total":1,"x":2,"y":3},"next":{"counts":{}}}"#)),
-        ("float_layout", r#"{"counts":{},"ratios":[1e16,1E-7,0.00001,1e-5,100,5e-324,1.7976931348623157e308,-2.5]}"#,
-            Some(r#"{"counts":{},"ratios":[1e+16,1e-7,0.00001,0.00001,100.0,5e-324,1.7976931348623157e+308,-2.5]}"#)),
+        (
+            "float_layout",
+            r#"{"counts":{},"ratios":[1e16,1E-7,0.00001,1e-5,100,5e-324,1.7976931348623157e308,-2.5]}"#,
+            Some(r#"{"counts":{},"ratios":[1e+16,1e-7,0.00001,0.00001,100.0,5e-324,1.7976931348623157e+308,-2.5]}"#),
+        ),
     ];
     for (name, input, output) in cases {
         std::fs::write(fixtures.join(format!("{name}.json")), input).unwrap();
@@ -205,7 +208,9 @@ fn a_wrong_shape_anywhere_in_the_constructs_gets_one_verdict() {
         let mut accepted: Vec<_> = std::fs::read_dir(&root)
             .unwrap()
             .map(|entry| entry.unwrap().path())
-            .filter(|path| path.to_string_lossy().ends_with(".json") && !path.to_string_lossy().ends_with(".out.json") && !path.with_extension("reject").exists())
+            .filter(|path| {
+                path.to_string_lossy().ends_with(".json") && !path.to_string_lossy().ends_with(".out.json") && !path.with_extension("reject").exists()
+            })
             .collect();
         accepted.sort();
         for file in accepted {

@@ -26,9 +26,8 @@ pub fn check(model: &Model) -> Result<(), Errors> {
         let def = model.get(id);
         match &def.kind {
             TypeKind::Struct(fields) => {
-                let field_names = |ident: fn(&str) -> String| {
-                    fields.fields.iter().map(move |f| (f.json_name.as_str(), ident(&f.word), f.pointer.as_str())).collect()
-                };
+                let field_names =
+                    |ident: fn(&str) -> String| fields.fields.iter().map(move |f| (f.json_name.as_str(), ident(&f.word), f.pointer.as_str())).collect();
                 let per_language = [("Rust", field_names(rust::ident::field)), ("Python", field_names(python::ident::field))];
                 collisions(model, id, "properties", "field", &per_language, &mut errors);
             }
@@ -112,10 +111,7 @@ fn type_names(model: &Model, errors: &mut Errors) {
             Some(first) => errors.push(
                 &module.file,
                 "",
-                format!(
-                    "registry entries `{}` and `{}` both become the module `{name}`; rename one",
-                    model.modules[*first].name, module.name
-                ),
+                format!("registry entries `{}` and `{}` both become the module `{name}`; rename one", model.modules[*first].name, module.name),
             ),
             None => {
                 modules.insert(name, index);

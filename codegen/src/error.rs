@@ -59,11 +59,7 @@ pub struct Errors {
 
 impl Errors {
     pub fn push(&mut self, file: &Path, pointer: impl Into<String>, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic {
-            file: file.to_path_buf(),
-            pointer: pointer.into(),
-            message: message.into(),
-        });
+        self.diagnostics.push(Diagnostic { file: file.to_path_buf(), pointer: pointer.into(), message: message.into() });
     }
 
     pub fn one(file: &Path, pointer: impl Into<String>, message: impl Into<String>) -> Self {

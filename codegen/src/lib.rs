@@ -248,7 +248,11 @@ impl Config {
         if is_module_name(&self.python_package) {
             return Ok(());
         }
-        Err(Errors::one(Path::new("python_package"), "", format!("{:?} must be a snake_case identifier that is no keyword, for Python to import it", error::shown(&self.python_package))))
+        Err(Errors::one(
+            Path::new("python_package"),
+            "",
+            format!("{:?} must be a snake_case identifier that is no keyword, for Python to import it", error::shown(&self.python_package)),
+        ))
     }
 
     /// Every generated file of a loaded model (see [`load`]), without the

@@ -93,11 +93,9 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
                     dir.display()
                 ),
             ),
-            None => errors.push(
-                &file,
-                "",
-                format!("not pinned: {INDEX} gives no digest; pin it with `concord pin --registry {}` {GET_CONCORD}", dir.display()),
-            ),
+            None => {
+                errors.push(&file, "", format!("not pinned: {INDEX} gives no digest; pin it with `concord pin --registry {}` {GET_CONCORD}", dir.display()))
+            }
         }
     }
     errors.finish(Registry { dir: dir.to_path_buf(), schemas })
@@ -111,8 +109,7 @@ fn frozen(entry: &IndexEntry, pinned: &str, actual: &str) -> String {
         "version {version} of {} is frozen: {INDEX} pins {pinned} but the file's bytes hash to {actual}; \
          data written under a version must keep reading, so a revision is a new version: restore this file \
          and list the changed schema as version {} (a version never published may be re-pinned by deleting its digest)",
-        entry.name,
-        next
+        entry.name, next
     )
 }
 
@@ -152,12 +149,10 @@ pub fn pin(dir: &Path) -> Result<Vec<PinChange>, Errors> {
 pub fn write_atomically(file: &Path, bytes: &[u8]) -> Result<(), String> {
     let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let temporary = file.with_file_name(format!(".{name}.concord-tmp"));
-    std::fs::write(&temporary, bytes)
-        .and_then(|()| std::fs::rename(&temporary, file))
-        .map_err(|error| {
-            let _ = std::fs::remove_file(&temporary);
-            format!("cannot write: {error}")
-        })
+    std::fs::write(&temporary, bytes).and_then(|()| std::fs::rename(&temporary, file)).map_err(|error| {
+        let _ = std::fs::remove_file(&temporary);
+        format!("cannot write: {error}")
+    })
 }
 
 struct IndexEntry {
@@ -185,7 +180,8 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
         };
         Errors::one(&index_file, "", why)
     })?;
-    let index = strict::read(&bytes).map_err(|error| Errors::one(&index_file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")))?;
+    let index =
+        strict::read(&bytes).map_err(|error| Errors::one(&index_file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")))?;
     let mut errors = Errors::default();
     let Some(object) = index.as_object() else {
         return Err(Errors::one(&index_file, "", "the index must be a JSON object"));
@@ -205,7 +201,8 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
             for (position, item) in items.iter().enumerate() {
                 let pointer = format!("/schemas/{position}");
                 if let Some(entry) = read_entry(&index_file, &pointer, item, position, &mut errors) {
-                    let listed = |version: Option<u64>| version.map_or_else(|| format!("name {:?}", entry.name), |v| format!("version {v} of {:?}", entry.name));
+                    let listed =
+                        |version: Option<u64>| version.map_or_else(|| format!("name {:?}", entry.name), |v| format!("version {v} of {:?}", entry.name));
                     if let Some(other) = names.get(&(entry.name.clone(), entry.version)) {
                         errors.push(&index_file, &pointer, format!("{} is also listed at {other}", listed(entry.version)));
                     } else if let Some(other) = paths.get(&entry.path) {
@@ -345,8 +342,7 @@ pub fn is_type_name(name: &str) -> bool {
 }
 
 fn is_digest(text: &str) -> bool {
-    text.strip_prefix("sha256:")
-        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    text.strip_prefix("sha256:").is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
 }
 
 /// A path may only name a file below the registry folder.

@@ -89,10 +89,21 @@ mod tests {
     // One cargo target for every crate a test builds as a user would (the disk is shared).
     let target = workspace().join("target/concord-consumers");
     for args in [&["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"][..], &["test", "--quiet"]] {
-        let output = Command::new(&cargo).arg(args[0]).arg("--manifest-path").arg(krate.join("Cargo.toml")).args(&args[1..]).env("CARGO_TARGET_DIR", &target).output().unwrap();
+        let output = Command::new(&cargo)
+            .arg(args[0])
+            .arg("--manifest-path")
+            .arg(krate.join("Cargo.toml"))
+            .args(&args[1..])
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap();
         assert!(output.status.success(), "cargo {args:?}:\n{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     }
-    let include = std::fs::read_dir(target.join("debug/build")).unwrap().filter_map(|entry| std::fs::read_to_string(entry.unwrap().path().join("out/concord_registries.rs")).ok()).next().unwrap();
+    let include = std::fs::read_dir(target.join("debug/build"))
+        .unwrap()
+        .filter_map(|entry| std::fs::read_to_string(entry.unwrap().path().join("out/concord_registries.rs")).ok())
+        .next()
+        .unwrap();
     assert!(include.contains("pub mod orders {\n    include!(\"orders.rs\");\n}"), "{include}");
 }
 
@@ -133,6 +144,10 @@ fn settings_that_cannot_apply_are_refused_together() {
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing is written");
     let errors = concord_codegen::Config::new().out_dir(&out).rust_file("../escape.rs").compile().unwrap_err().to_string();
     assert!(errors.contains(r#"rust_file: "../escape.rs" must be a file name, with no folder in it"#), "{errors}");
-    let errors = concord_codegen::Config::new().out_dir(&out).compile_registries(&[("type", scratch.path().join("registry")), ("Orders", scratch.path().join("registry"))]).unwrap_err().to_string();
+    let errors = concord_codegen::Config::new()
+        .out_dir(&out)
+        .compile_registries(&[("type", scratch.path().join("registry")), ("Orders", scratch.path().join("registry"))])
+        .unwrap_err()
+        .to_string();
     assert!(errors.contains(r#"module "type" must be a snake_case Rust identifier"#) && errors.contains(r#"module "Orders" must be"#), "{errors}");
 }

@@ -69,10 +69,7 @@ fn the_shipped_registry_loads() {
 fn remote_ref_is_refused() {
     let registry = Registry::new(&[("Root", object(json!({"a": {"$ref": "https://example.com/a.json"}})))]);
     let file = registry.file("root.schema.json");
-    assert_has(
-        &registry.errors(),
-        &[&format!("{} at /properties/a/$ref: remote `$ref` \"https://example.com/a.json\" is refused", file.display())],
-    );
+    assert_has(&registry.errors(), &[&format!("{} at /properties/a/$ref: remote `$ref` \"https://example.com/a.json\" is refused", file.display())]);
 }
 
 #[test]
@@ -228,7 +225,10 @@ fn duplicate_keys_are_refused() {
     let text = format!(r#"{{"$schema": "{DRAFT}", "type": "object", "properties": {{"a": {{}}, "a": {{}}}}}}"#);
     std::fs::write(registry.file("dup.schema.json"), &text).unwrap();
     registry.write_index(json!({"format": 1, "schemas": [{"name": "Dup", "path": "dup.schema.json", "digest": digest(text.as_bytes())}]}));
-    assert_has(&registry.errors(), &["dup.schema.json: refused by the strict JSON profile (docs/strict-json.md): duplicate-key at byte 102: duplicate key \"a\""]);
+    assert_has(
+        &registry.errors(),
+        &["dup.schema.json: refused by the strict JSON profile (docs/strict-json.md): duplicate-key at byte 102: duplicate key \"a\""],
+    );
 }
 
 #[test]
@@ -241,11 +241,7 @@ fn shapes_the_languages_cannot_share_are_refused() {
     let registry = Registry::new(&[("Root", schema)]);
     assert_has(
         &registry.errors(),
-        &[
-            "at /properties/junk/type: unknown type 5",
-            "at /properties/level/enum/1: duplicate enum value \"a\"",
-            "at /required/1: \"missing\" is listed twice",
-        ],
+        &["at /properties/junk/type: unknown type 5", "at /properties/level/enum/1: duplicate enum value \"a\"", "at /required/1: \"missing\" is listed twice"],
     );
 }
 
@@ -315,10 +311,7 @@ fn a_root_may_be_any_schema_and_a_document_of_defs_only_is_a_module() {
     // entry's name; `Metadata` twice, once in each module: names need only be
     // unique within an entry.
     // A document of `$defs` only: its root is any JSON value, its definitions the module's types.
-    assert_eq!(
-        names,
-        [("Reference", 0, true), ("Tags", 1, true), ("Shared", 2, true), ("Metadata", 2, false), ("Other", 3, true), ("Metadata", 3, false)]
-    );
+    assert_eq!(names, [("Reference", 0, true), ("Tags", 1, true), ("Shared", 2, true), ("Metadata", 2, false), ("Other", 3, true), ("Metadata", 3, false)]);
     assert!(matches!(model.types[2].kind, concord_codegen::model::TypeKind::Alias(concord_codegen::model::Shape::Any)));
 }
 
@@ -461,9 +454,7 @@ fn cycles_through_unions_and_merges_are_refused_not_a_hang_or_a_crash() {
 /// anything else is refused where it stands.
 #[test]
 fn a_version_field_must_name_a_required_integer_enum() {
-    let envelope = |field: Value, version: Value, required: Value| {
-        json!({"$schema": DRAFT, "type": "object", "x-version-field": field, "required": required, "properties": {"v": version, "a": {"type": "string"}}})
-    };
+    let envelope = |field: Value, version: Value, required: Value| json!({"$schema": DRAFT, "type": "object", "x-version-field": field, "required": required, "properties": {"v": version, "a": {"type": "string"}}});
     let registry = Registry::new(&[
         ("NotAName", envelope(json!(1), json!({"type": "integer", "enum": [1]}), json!(["v"]))),
         ("Undeclared", envelope(json!("w"), json!({"type": "integer", "enum": [1]}), json!(["v"]))),

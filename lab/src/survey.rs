@@ -15,9 +15,9 @@
 
 pub mod corpus;
 
+use concord_cli::roundtrip::{self, Expected, Fixture, Harness, Outcome, Report};
 use concord_codegen::error::{Diagnostic, Errors};
 use concord_codegen::registry::{digest, INDEX};
-use concord_cli::roundtrip::{self, Expected, Fixture, Harness, Outcome, Report};
 use concord_codegen::Config;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
@@ -98,7 +98,10 @@ pub enum Build {
     NotRun,
     /// Generation, the Rust build, the Python import or the harness failed:
     /// the stage and the message.
-    Failed { stage: Stage, message: String },
+    Failed {
+        stage: Stage,
+        message: String,
+    },
     Ran(Report),
 }
 
@@ -259,11 +262,7 @@ pub fn plan(candidates: Vec<Candidate>, work_dir: &Path) -> Result<Plan, Errors>
 /// fails and `isolate_failures` is set, builds each candidate alone.
 pub fn build(plan: Plan, options: &Options) -> Survey {
     let Plan { mut entries, registry, fixtures, written, alone_dir } = plan;
-    let build = if entries.iter().any(Entry::in_combined) {
-        build_and_run(&registry, &written, options)
-    } else {
-        Build::NotRun
-    };
+    let build = if entries.iter().any(Entry::in_combined) { build_and_run(&registry, &written, options) } else { Build::NotRun };
     if options.isolate_failures && matches!(build, Build::Failed { .. }) {
         for entry in entries.iter_mut().filter(|entry| entry.in_combined()) {
             let dir = alone_dir.join(entry.candidate.folder());

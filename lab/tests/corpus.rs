@@ -47,7 +47,8 @@ fn corpus_instances_agree_in_both_languages_and_with_the_validator() {
 
     let mut problems = String::new();
     if let Build::Failed { stage, message } = &result.build {
-        let _ = writeln!(problems, "the combined registry {}:\n{message}\n(`concord survey --corpus` builds each schema alone to find which)", stage.describe());
+        let _ =
+            writeln!(problems, "the combined registry {}:\n{message}\n(`concord survey --corpus` builds each schema alone to find which)", stage.describe());
     }
     let in_combined: Vec<&survey::Entry> = result.entries.iter().filter(|entry| entry.in_combined()).collect();
     let bound = if matches!(result.build, Build::Ran(_)) { in_combined.len() } else { 0 };

@@ -37,7 +37,11 @@ fn survey_reports_each_schema_and_survives_a_failing_build() {
         std::fs::write(corpus.path().join(format!("schemas/{name}.schema.json")), serde_json::to_vec(schema).unwrap()).unwrap();
         let instances = corpus.path().join("instances").join(name);
         std::fs::create_dir_all(&instances).unwrap();
-        std::fs::write(instances.join("SOURCES.tsv"), "file\tsource\tconversion\ttarget\tvalid_per_python_jsonschema\n1.json\tsomewhere\tas published\t#\ttrue\n").unwrap();
+        std::fs::write(
+            instances.join("SOURCES.tsv"),
+            "file\tsource\tconversion\ttarget\tvalid_per_python_jsonschema\n1.json\tsomewhere\tas published\t#\ttrue\n",
+        )
+        .unwrap();
         std::fs::write(instances.join("1.json"), br#"{"a": "x", "b": 1, "unknown": true}"#).unwrap();
     }
     std::fs::write(corpus.path().join("MANIFEST.tsv"), manifest).unwrap();
@@ -56,10 +60,12 @@ fn survey_reports_each_schema_and_survives_a_failing_build() {
     let table = std::fs::read_to_string(&out).unwrap();
     assert_eq!(table, String::from_utf8_lossy(&output.stdout));
     assert!(table.contains("| good_one | 1 | generated |  | yes | yes | 1 / 1 |"), "{table}");
-    assert!(table.contains("| refused_one | 1 | refused | RefusedOne/schemas/refused_one.json at /properties/a/dependencies: `dependencies` is refused"), "{table}");
+    assert!(
+        table.contains("| refused_one | 1 | refused | RefusedOne/schemas/refused_one.json at /properties/a/dependencies: `dependencies` is refused"),
+        "{table}"
+    );
     assert!(table.contains("| poison | 1 | generated |  | yes | **no** | 0 of 1 checked |"), "{table}");
     assert!(table.contains("Combined: the combined registry did not import (Python): error: "), "{table}");
     assert!(!table.contains("old_draft"), "only Draft 2020-12 schemas are surveyed:\n{table}");
     assert!(table.contains("| **total** | | **2 / 3** | | **2** | **1** | **1 / 3** |"), "{table}");
 }
-

@@ -27,9 +27,7 @@ const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 const RECORD: &str = "tests/vectors/json-schema-test-suite.tsv";
 
 fn suite_dir() -> PathBuf {
-    let dir = std::env::var_os("CONCORD_TEST_SUITE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("tests/vectors/json-schema-test-suite"));
+    let dir = std::env::var_os("CONCORD_TEST_SUITE").map(PathBuf::from).unwrap_or_else(|| workspace().join("tests/vectors/json-schema-test-suite"));
     assert!(dir.is_dir(), "no JSON-Schema-Test-Suite at {}: set CONCORD_TEST_SUITE to its tests/draft2020-12 folder", dir.display());
     dir
 }

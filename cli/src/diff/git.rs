@@ -52,12 +52,7 @@ pub fn checkout(registry: &Path, revision: &str) -> Result<Checkout, Errors> {
         return Err(fail(format!("{revision:?} is not a git revision")));
     }
     let git = |args: &[&str]| -> Result<Vec<u8>, Errors> {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(registry)
-            .args(args)
-            .output()
-            .map_err(|error| fail(format!("cannot run git: {error}")))?;
+        let output = Command::new("git").arg("-C").arg(registry).args(args).output().map_err(|error| fail(format!("cannot run git: {error}")))?;
         if !output.status.success() {
             return Err(fail(format!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim())));
         }

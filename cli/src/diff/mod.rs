@@ -202,7 +202,13 @@ impl<'m> Walk<'m> {
             (TypeKind::Enum(x), TypeKind::Enum(y)) => self.enum_values((x, false), (y, false), &at),
             (TypeKind::OpenEnum(x), TypeKind::OpenEnum(y)) => self.enum_values((&x.values, true), (&y.values, true), &at),
             (TypeKind::Enum(x), TypeKind::OpenEnum(y)) => {
-                self.report("enum-opened", Severity::Error, FORWARD, &at, "the enum now keeps any string: an older reader refuses strings it does not list".to_owned());
+                self.report(
+                    "enum-opened",
+                    Severity::Error,
+                    FORWARD,
+                    &at,
+                    "the enum now keeps any string: an older reader refuses strings it does not list".to_owned(),
+                );
                 self.enum_values((x, false), (&y.values, true), &at);
             }
             (TypeKind::OpenEnum(x), TypeKind::Enum(y)) => {
@@ -218,15 +224,33 @@ impl<'m> Walk<'m> {
                 for branch in &y.branches {
                     match x.branches.iter().find(|other| other.key == branch.key) {
                         Some(before) => self.shapes(&before.shape, &branch.shape, &at),
-                        None => self.report("union-branch-added", Severity::Error, FORWARD, &at, format!("a new branch {:?}: an older reader refuses it", branch.key)),
+                        None => self.report(
+                            "union-branch-added",
+                            Severity::Error,
+                            FORWARD,
+                            &at,
+                            format!("a new branch {:?}: an older reader refuses it", branch.key),
+                        ),
                     }
                 }
                 for branch in x.branches.iter().filter(|before| !y.branches.iter().any(|branch| branch.key == before.key)) {
-                    self.report("union-branch-removed", Severity::Error, BACKWARD, &at, format!("the branch {:?} is gone: old data of it is refused", branch.key));
+                    self.report(
+                        "union-branch-removed",
+                        Severity::Error,
+                        BACKWARD,
+                        &at,
+                        format!("the branch {:?} is gone: old data of it is refused", branch.key),
+                    );
                 }
             }
             (TypeKind::TypedId(x), TypeKind::TypedId(y)) if x != y => {
-                self.report("typed-id-prefix-changed", Severity::Error, BOTH, &at, format!("the id prefix is {y:?} (it was {x:?}): neither reads the other's ids"));
+                self.report(
+                    "typed-id-prefix-changed",
+                    Severity::Error,
+                    BOTH,
+                    &at,
+                    format!("the id prefix is {y:?} (it was {x:?}): neither reads the other's ids"),
+                );
             }
             (TypeKind::TypedId(_), TypeKind::TypedId(_)) => {}
             // An alias on either side: compare what it stands for.
@@ -249,8 +273,16 @@ impl<'m> Walk<'m> {
             match old.fields.iter().find(|before| before.json_name == field.json_name) {
                 Some(before) => {
                     match (before.required, field.required) {
-                        (false, true) => self.report("property-required", Severity::Error, BACKWARD, &here, "the property is now required: old data may lack it".to_owned()),
-                        (true, false) => self.report("property-optional", Severity::Error, FORWARD, &here, "the property is now optional: an older reader refuses new data without it".to_owned()),
+                        (false, true) => {
+                            self.report("property-required", Severity::Error, BACKWARD, &here, "the property is now required: old data may lack it".to_owned())
+                        }
+                        (true, false) => self.report(
+                            "property-optional",
+                            Severity::Error,
+                            FORWARD,
+                            &here,
+                            "the property is now optional: an older reader refuses new data without it".to_owned(),
+                        ),
                         _ => {}
                     }
                     self.shapes(&before.shape, &field.shape, &here);
@@ -258,8 +290,20 @@ impl<'m> Walk<'m> {
                 None => {
                     let name = &field.json_name;
                     match &old.unknown_keys {
-                        UnknownKeys::Refuse => self.report("property-added-closed", Severity::Error, FORWARD, &here, format!("{name:?} is new at a closed type: an older reader refuses it")),
-                        UnknownKeys::Drop => self.report("property-added-default", Severity::Warning, RELAY, &here, format!("{name:?} is new at a default type: an older reader drops it, so a relay loses it")),
+                        UnknownKeys::Refuse => self.report(
+                            "property-added-closed",
+                            Severity::Error,
+                            FORWARD,
+                            &here,
+                            format!("{name:?} is new at a closed type: an older reader refuses it"),
+                        ),
+                        UnknownKeys::Drop => self.report(
+                            "property-added-default",
+                            Severity::Warning,
+                            RELAY,
+                            &here,
+                            format!("{name:?} is new at a default type: an older reader drops it, so a relay loses it"),
+                        ),
                         // An old reader reads the key as one of its typed entries.
                         UnknownKeys::Typed(entries) => self.shapes(entries, &field.shape, &here),
                         UnknownKeys::Keep => self.report(
@@ -281,12 +325,32 @@ impl<'m> Walk<'m> {
             let here = At { path: pointer_push(&at.path, &before.json_name), pointer: before.pointer.clone(), file: old_file.to_path_buf(), ..at.clone() };
             let name = &before.json_name;
             match &new.unknown_keys {
-                UnknownKeys::Refuse => self.report("property-removed-closed", Severity::Error, BACKWARD, &here, format!("{name:?} is gone from a closed type: old data holding it is refused")),
-                UnknownKeys::Drop => self.report("property-removed-default", Severity::Info, NONE, &here, format!("{name:?} is gone: a new reader drops it from old data")),
-                UnknownKeys::Keep | UnknownKeys::Typed(_) => self.report("property-removed-growth-point", Severity::Info, NONE, &here, format!("{name:?} is gone from a growth point: old data's key is kept as an unknown key")),
+                UnknownKeys::Refuse => self.report(
+                    "property-removed-closed",
+                    Severity::Error,
+                    BACKWARD,
+                    &here,
+                    format!("{name:?} is gone from a closed type: old data holding it is refused"),
+                ),
+                UnknownKeys::Drop => {
+                    self.report("property-removed-default", Severity::Info, NONE, &here, format!("{name:?} is gone: a new reader drops it from old data"))
+                }
+                UnknownKeys::Keep | UnknownKeys::Typed(_) => self.report(
+                    "property-removed-growth-point",
+                    Severity::Info,
+                    NONE,
+                    &here,
+                    format!("{name:?} is gone from a growth point: old data's key is kept as an unknown key"),
+                ),
             }
             if before.required {
-                self.report("required-property-removed", Severity::Error, FORWARD, &here, format!("{name:?} was required: an older reader refuses new data without it"));
+                self.report(
+                    "required-property-removed",
+                    Severity::Error,
+                    FORWARD,
+                    &here,
+                    format!("{name:?} was required: an older reader refuses new data without it"),
+                );
             }
         }
     }
@@ -300,16 +364,30 @@ impl<'m> Walk<'m> {
         match (old, new) {
             (UnknownKeys::Typed(_), UnknownKeys::Typed(_)) => {}
             (UnknownKeys::Keep | UnknownKeys::Drop, UnknownKeys::Typed(_)) => {
-                self.report("policy-typed-map", Severity::Error, BACKWARD, at, format!("{message}: old data's unknown keys, of any shape, are now typed entries"));
+                self.report(
+                    "policy-typed-map",
+                    Severity::Error,
+                    BACKWARD,
+                    at,
+                    format!("{message}: old data's unknown keys, of any shape, are now typed entries"),
+                );
             }
             (UnknownKeys::Typed(_), UnknownKeys::Keep) => {
-                self.report("policy-typed-map", Severity::Error, FORWARD, at, format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type"));
+                self.report(
+                    "policy-typed-map",
+                    Severity::Error,
+                    FORWARD,
+                    at,
+                    format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type"),
+                );
             }
             (UnknownKeys::Typed(_), UnknownKeys::Drop) => {
                 let message = format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type, and an older relay keeps the entries new readers drop");
                 self.report("policy-typed-map", Severity::Error, &[Direction::Forward, Direction::Relay], at, message);
             }
-            (_, UnknownKeys::Refuse) => self.report("policy-closed", Severity::Error, BACKWARD, at, format!("{message}: old data with unknown keys is refused")),
+            (_, UnknownKeys::Refuse) => {
+                self.report("policy-closed", Severity::Error, BACKWARD, at, format!("{message}: old data with unknown keys is refused"))
+            }
             (UnknownKeys::Refuse, _) => self.report(
                 if matches!(new, UnknownKeys::Drop) { "policy-default" } else { "policy-growth-point" },
                 Severity::Error,
@@ -317,8 +395,16 @@ impl<'m> Walk<'m> {
                 at,
                 format!("{message}: new data may carry unknown keys, which an older, closed reader refuses"),
             ),
-            (UnknownKeys::Drop, _) => self.report("policy-growth-point", Severity::Warning, RELAY, at, format!("{message}: an older relay drops the unknown keys new writers keep here")),
-            (_, UnknownKeys::Drop) => self.report("policy-default", Severity::Warning, RELAY, at, format!("{message}: an older relay keeps unknown keys that new readers drop")),
+            (UnknownKeys::Drop, _) => self.report(
+                "policy-growth-point",
+                Severity::Warning,
+                RELAY,
+                at,
+                format!("{message}: an older relay drops the unknown keys new writers keep here"),
+            ),
+            (_, UnknownKeys::Drop) => {
+                self.report("policy-default", Severity::Warning, RELAY, at, format!("{message}: an older relay keeps unknown keys that new readers drop"))
+            }
             // Kept either way (a growth point, or a typed map beside the properties).
             _ => self.report("policy-growth-point", Severity::Info, NONE, at, message),
         }
@@ -341,7 +427,8 @@ impl<'m> Walk<'m> {
                 }
             }
             (x, y) => {
-                let shown = |version: &Option<concord_codegen::model::Version>| version.as_ref().map_or_else(|| "none".to_owned(), |v| format!("{:?}", v.field));
+                let shown =
+                    |version: &Option<concord_codegen::model::Version>| version.as_ref().map_or_else(|| "none".to_owned(), |v| format!("{:?}", v.field));
                 let message = format!("the version property is {} (it was {})", shown(y), shown(x));
                 let field = y.as_ref().or(x.as_ref()).map(|version| version.field.as_str()).unwrap_or_default();
                 let here = At { path: pointer_push(&at.path, field), ..at.clone() };
@@ -373,7 +460,13 @@ impl<'m> Walk<'m> {
         }
         if !removed.is_empty() {
             if new_open {
-                self.report("open-enum-value-removed", Severity::Info, NONE, at, format!("{} removed: old data holding it reads as unrecognized", list(&removed)));
+                self.report(
+                    "open-enum-value-removed",
+                    Severity::Info,
+                    NONE,
+                    at,
+                    format!("{} removed: old data holding it reads as unrecognized", list(&removed)),
+                );
             } else {
                 self.report("enum-value-removed", Severity::Error, BACKWARD, at, format!("{} removed: old data holding it is refused", list(&removed)));
             }
@@ -387,16 +480,26 @@ impl<'m> Walk<'m> {
         self.bounds(&old_checks, &new_checks, at);
         match (old_null, new_null) {
             (false, true) => self.report("nullable-added", Severity::Error, FORWARD, at, "the value may now be null: an older reader refuses null".to_owned()),
-            (true, false) => self.report("nullable-removed", Severity::Error, BACKWARD, at, "the value may no longer be null: old data may hold null".to_owned()),
+            (true, false) => {
+                self.report("nullable-removed", Severity::Error, BACKWARD, at, "the value may no longer be null: old data may hold null".to_owned())
+            }
             _ => {}
         }
         match (old, new) {
             (Shape::Any, Shape::Any) | (Shape::Null, Shape::Null) | (Shape::Bool, Shape::Bool) => {}
             (Shape::Integer, Shape::Integer) | (Shape::Number, Shape::Number) | (Shape::String, Shape::String) => {}
-            (Shape::Any, _) => self.report("type-narrowed", Severity::Error, BACKWARD, at, format!("the value is now {} (it was any JSON value)", self.named(new, Side::New))),
-            (_, Shape::Any) => self.report("type-widened", Severity::Error, FORWARD, at, format!("the value is now any JSON value (it was {})", self.named(old, Side::Old))),
-            (Shape::Integer, Shape::Number) => self.report("type-widened", Severity::Error, FORWARD, at, "the value is now a number (it was an integer)".to_owned()),
-            (Shape::Number, Shape::Integer) => self.report("type-narrowed", Severity::Error, BACKWARD, at, "the value is now an integer (it was a number)".to_owned()),
+            (Shape::Any, _) => {
+                self.report("type-narrowed", Severity::Error, BACKWARD, at, format!("the value is now {} (it was any JSON value)", self.named(new, Side::New)))
+            }
+            (_, Shape::Any) => {
+                self.report("type-widened", Severity::Error, FORWARD, at, format!("the value is now any JSON value (it was {})", self.named(old, Side::Old)))
+            }
+            (Shape::Integer, Shape::Number) => {
+                self.report("type-widened", Severity::Error, FORWARD, at, "the value is now a number (it was an integer)".to_owned())
+            }
+            (Shape::Number, Shape::Integer) => {
+                self.report("type-narrowed", Severity::Error, BACKWARD, at, "the value is now an integer (it was a number)".to_owned())
+            }
             (Shape::Array(x), Shape::Array(y)) | (Shape::Map(x), Shape::Map(y)) => {
                 let here = At { path: format!("{}/*", at.path), ..at.clone() };
                 self.shapes(x, y, &here);
@@ -410,7 +513,13 @@ impl<'m> Walk<'m> {
             (Shape::Named(a), Shape::Named(b)) => self.queue.push_back((*a, *b, at.path.clone())),
             (Shape::String, Shape::Named(b)) if self.is_string_like(*b, Side::New) => {
                 if !matches!(self.new.get(*b).kind, TypeKind::OpenEnum(_)) {
-                    self.report("type-narrowed", Severity::Error, BACKWARD, at, format!("the string is now {} (it was any string)", self.named(new, Side::New)));
+                    self.report(
+                        "type-narrowed",
+                        Severity::Error,
+                        BACKWARD,
+                        at,
+                        format!("the string is now {} (it was any string)", self.named(new, Side::New)),
+                    );
                 }
             }
             (Shape::Named(a), Shape::String) if self.is_string_like(*a, Side::Old) => {
@@ -506,7 +615,15 @@ impl<'m> Walk<'m> {
             self.report("pattern-changed", Severity::Error, breaks, at, message);
         }
         let range = |checks: &[Check], which: Family| -> Range {
-            checks.iter().filter_map(which).fold((None, None), |(lo, hi), (l, h)| (lo.max(l), match (hi, h) { (Some(a), Some(b)) => Some(a.min(b)), (a, b) => a.or(b) }))
+            checks.iter().filter_map(which).fold((None, None), |(lo, hi), (l, h)| {
+                (
+                    lo.max(l),
+                    match (hi, h) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    },
+                )
+            })
         };
         let families: [(&str, Family); 3] = [
             ("length", |c| if let Check::Length { min, max } = c { Some((min.map(i128::from), max.map(i128::from))) } else { None }),

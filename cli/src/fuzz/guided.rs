@@ -137,7 +137,8 @@ pub fn value(schema: &Value, documents: &Documents, module: usize, rng: &mut Rng
         }
         "object" => {
             let properties = keywords.get("properties").and_then(Value::as_object);
-            let required: Vec<&str> = keywords.get("required").and_then(Value::as_array).map(|names| names.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let required: Vec<&str> =
+                keywords.get("required").and_then(Value::as_array).map(|names| names.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
             let mut members: Vec<Member> = Vec::new();
             for (name, schema) in properties.into_iter().flatten() {
                 if required.contains(&name.as_str()) || rng.one_in(2) {

@@ -40,15 +40,64 @@ pub enum Expects<'m> {
 /// Strings that tend to break writers and readers: escapes, controls,
 /// non-BMP, separators, bidi controls, a BOM, noncharacters.
 const AWKWARD: &[&str] = &[
-    "\"", "\\", "/", "\u{0}", "\u{1}", "\u{1f}", "\u{7f}", "\n", "\r", "\t", "\u{8}", "\u{c}", "é", "😀", "\u{10ffff}", "\u{2028}", "\u{2029}",
-    "\u{202e}", "\u{feff}", "\u{ffff}", "\u{fffd}", "e\u{301}", "ß", "İ", "*/", "\"\"\"", "{}", "'", "`", "$", "~", "%s",
+    "\"",
+    "\\",
+    "/",
+    "\u{0}",
+    "\u{1}",
+    "\u{1f}",
+    "\u{7f}",
+    "\n",
+    "\r",
+    "\t",
+    "\u{8}",
+    "\u{c}",
+    "é",
+    "😀",
+    "\u{10ffff}",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{202e}",
+    "\u{feff}",
+    "\u{ffff}",
+    "\u{fffd}",
+    "e\u{301}",
+    "ß",
+    "İ",
+    "*/",
+    "\"\"\"",
+    "{}",
+    "'",
+    "`",
+    "$",
+    "~",
+    "%s",
 ];
 
 /// Numbers whose shortest text differs between float writers, or which sit
 /// at the edges of the float and safe-integer ranges.
 const FLOATS: &[f64] = &[
-    0.5, 1.5, -2.5, 0.1, 100.0, 1e16, 1e20, 1e21, 1e22, 9.999999999999999e20, 1e-6, 1e-7, 1.5e-7, 5e-324, 2.2250738585072014e-308,
-    1.7976931348623157e308, 123456789.125, 9007199254740993.0, 4.35, 0.30000000000000004, 2e-5,
+    0.5,
+    1.5,
+    -2.5,
+    0.1,
+    100.0,
+    1e16,
+    1e20,
+    1e21,
+    1e22,
+    9.999999999999999e20,
+    1e-6,
+    1e-7,
+    1.5e-7,
+    5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    123456789.125,
+    9007199254740993.0,
+    4.35,
+    0.30000000000000004,
+    2e-5,
 ];
 
 pub struct Generator<'m> {
@@ -381,11 +430,7 @@ impl<'m> Generator<'m> {
         let mut out = String::new();
         let mut length = 0;
         while length < count {
-            let piece: String = if self.rng.one_in(3) {
-                self.rng.pick(AWKWARD).to_string()
-            } else {
-                char::from(b'a' + self.rng.below(26) as u8).to_string()
-            };
+            let piece: String = if self.rng.one_in(3) { self.rng.pick(AWKWARD).to_string() } else { char::from(b'a' + self.rng.below(26) as u8).to_string() };
             let chars = piece.chars().count();
             if length + chars > count {
                 continue;

@@ -165,7 +165,19 @@ fn scalar_change(target: &mut Node, rng: &mut Rng) -> Option<String> {
         Node::Number(text) => {
             let integer = !text.contains(['.', 'e', 'E']);
             let choices: &[&str] = if integer {
-                &["9007199254740992", "-9007199254740992", "9007199254740991", "-9007199254740991", "18446744073709551616", "-0", "1.0", "1e0", "10E-1", "1e400", "-0.0"]
+                &[
+                    "9007199254740992",
+                    "-9007199254740992",
+                    "9007199254740991",
+                    "-9007199254740991",
+                    "18446744073709551616",
+                    "-0",
+                    "1.0",
+                    "1e0",
+                    "10E-1",
+                    "1e400",
+                    "-0.0",
+                ]
             } else {
                 &["-0", "-0.0", "-0e0", "1e400", "-1e400", "4.9e-325", "9007199254740993", "1E+2", "0.1e1"]
             };
@@ -255,7 +267,8 @@ fn bound_change(target: &mut Node, expects: Expects<'_>, rng: &mut Rng) -> Optio
             Node::Number((value + if *step > 1 { 1 } else { 0 }).to_string())
         }
         (Check::NumberRange { minimum, exclusive_minimum, maximum, exclusive_maximum }, Node::Number(_)) => {
-            let edges: Vec<f64> = [minimum.map(f64::next_down), *exclusive_minimum, maximum.map(f64::next_up), *exclusive_maximum].into_iter().flatten().collect();
+            let edges: Vec<f64> =
+                [minimum.map(f64::next_down), *exclusive_minimum, maximum.map(f64::next_up), *exclusive_maximum].into_iter().flatten().collect();
             if edges.is_empty() {
                 return None;
             }

@@ -15,9 +15,9 @@ use super::guided::Documents;
 use super::instances::{Expects, Generator, Instance};
 use super::mutate::{mutate, Mutant};
 use super::random::Rng;
+use crate::roundtrip::{agree, rebuildable, Harness, Outcome, Worker};
 use concord_codegen::error::Errors;
 use concord_codegen::model::{Model, TypeId};
-use crate::roundtrip::{agree, rebuildable, Harness, Outcome, Worker};
 use concord_codegen::Config;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -137,7 +137,14 @@ pub fn run(config: &Config, options: &Options) -> Result<Summary, Errors> {
         return Err(Errors::one(config.registry_dir(), "", "no record type to fuzz"));
     }
     let documents = Documents::new(&model);
-    let mut fuzz = Fuzz { model: &model, documents: &documents, options, rust: &mut rust, python: &mut python, summary: Summary { seed: options.seed, ..Summary::default() } };
+    let mut fuzz = Fuzz {
+        model: &model,
+        documents: &documents,
+        options,
+        rust: &mut rust,
+        python: &mut python,
+        summary: Summary { seed: options.seed, ..Summary::default() },
+    };
     for id in model.ids() {
         fuzz.summary.visits.insert(model.label(id), 0);
     }
@@ -247,7 +254,8 @@ impl<'m> Fuzz<'_, 'm> {
             }
         }
         for (i, case) in cases.iter().enumerate() {
-            let one_problem = case.one_value && case.base.is_some_and(|base| matches!((&rust[base], &python[base]), (Outcome::Written { .. }, Outcome::Written { .. })));
+            let one_problem =
+                case.one_value && case.base.is_some_and(|base| matches!((&rust[base], &python[base]), (Outcome::Written { .. }, Outcome::Written { .. })));
             if agree(&rust[i], &python[i], one_problem) {
                 continue;
             }

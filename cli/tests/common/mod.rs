@@ -60,7 +60,14 @@ pub fn install_from_a_deleted_copy(scratch: &Path) -> PathBuf {
     // Compiled crates are shared with the other crates tests build as users do (the copy's own are built anew).
     let target = workspace().join("target/concord-consumers");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run_ok(Command::new(cargo).args(["install", "--quiet", "--debug", "--locked", "--path"]).arg(copy.join("cli")).arg("--root").arg(&root).env("CARGO_TARGET_DIR", target));
+    run_ok(
+        Command::new(cargo)
+            .args(["install", "--quiet", "--debug", "--locked", "--path"])
+            .arg(copy.join("cli"))
+            .arg("--root")
+            .arg(&root)
+            .env("CARGO_TARGET_DIR", target),
+    );
     std::fs::remove_dir_all(&copy).unwrap();
     root.join("bin/concord")
 }
@@ -102,11 +109,18 @@ impl Venv {
         let pins: Vec<String> = std::fs::read_to_string(workspace().join("requirements-dev.txt"))
             .unwrap()
             .lines()
-            .filter(|line| ["pydantic==", "pydantic_core==", "annotated-types==", "typing-inspection==", "typing_extensions=="].iter().any(|name| line.starts_with(name)))
+            .filter(|line| {
+                ["pydantic==", "pydantic_core==", "annotated-types==", "typing-inspection==", "typing_extensions=="].iter().any(|name| line.starts_with(name))
+            })
             .map(str::to_owned)
             .collect();
         run_ok(self.command("pip").args(["install", "--quiet", "--disable-pip-version-check"]).args(&pins));
-        run_ok(self.command("pip").args(["install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links"]).arg(wheels).arg(format!("concord-cli=={}", env!("CARGO_PKG_VERSION"))));
+        run_ok(
+            self.command("pip")
+                .args(["install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links"])
+                .arg(wheels)
+                .arg(format!("concord-cli=={}", env!("CARGO_PKG_VERSION"))),
+        );
     }
 
     /// A command of the venv's (`concord`, `python`, `pip`), with its `PATH`.

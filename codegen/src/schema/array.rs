@@ -49,7 +49,8 @@ impl Reader {
         let items = prefix.as_array().filter(|items| !items.is_empty())?;
         let n = items.len() as u64;
         let exact = schema.object.get("items") == Some(&Value::Bool(false)) && min == Some(n) && max.is_none_or(|max| max >= n);
-        let plain = exact && !schema.object.contains_key("uniqueItems") && !schema.object.contains_key("contains") && !schema.object.contains_key("unevaluatedItems");
+        let plain =
+            exact && !schema.object.contains_key("uniqueItems") && !schema.object.contains_key("contains") && !schema.object.contains_key("unevaluatedItems");
         if !plain {
             return None;
         }

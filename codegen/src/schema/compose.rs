@@ -209,7 +209,15 @@ impl Reader {
     /// `merged` holds the `$ref` targets flattened in already: merging one
     /// again changes nothing, and would double the work at every level of a
     /// nest of `allOf`s that name the same targets.
-    fn flatten(&mut self, doc: &Document, part: &Value, at: &str, depth: usize, parts: &mut Vec<Map<String, Value>>, merged: &mut HashSet<String>) -> Option<bool> {
+    fn flatten(
+        &mut self,
+        doc: &Document,
+        part: &Value,
+        at: &str,
+        depth: usize,
+        parts: &mut Vec<Map<String, Value>>,
+        merged: &mut HashSet<String>,
+    ) -> Option<bool> {
         if depth > MERGE_DEPTH {
             self.errors.push(doc.file, at, "`allOf` and `$ref` nest deeper than 32 parts (a cycle?): there is no finite type to merge");
             return None;
@@ -292,20 +300,49 @@ enum Merged {
 /// Keywords a merged type may leave to the engine when parts disagree on
 /// them: the type stays looser than the schema, never stricter.
 const LOOSENED: &[&str] = &[
-    "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "not", "if", "then", "else", "contains", "minContains",
-    "maxContains", "dependentRequired", "dependentSchemas", "propertyNames", "patternProperties", "prefixItems", "minLength",
-    "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
-    "uniqueItems", "minProperties", "maxProperties", "enum", "const",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "patternProperties",
+    "prefixItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "enum",
+    "const",
 ];
 
 fn merge(parts: Vec<Map<String, Value>>) -> Merged {
-    let declares_properties: Vec<bool> = parts.iter().map(|part| part.get("properties").is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))).collect();
+    let declares_properties: Vec<bool> =
+        parts.iter().map(|part| part.get("properties").is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))).collect();
     let mut merged = Map::new();
     let mut loosened: Vec<String> = Vec::new();
     for (index, mut part) in parts.into_iter().enumerate() {
         // A part closed by `additionalProperties: false` refuses the other
         // parts' properties: the merged type stays open, the engine refuses.
-        if part.get("additionalProperties") == Some(&Value::Bool(false)) && declares_properties.iter().enumerate().any(|(other, declares)| other != index && *declares) {
+        if part.get("additionalProperties") == Some(&Value::Bool(false))
+            && declares_properties.iter().enumerate().any(|(other, declares)| other != index && *declares)
+        {
             part.remove("additionalProperties");
             loosened.push("additionalProperties".to_owned());
         }

@@ -35,7 +35,8 @@ const fn keyword(name: &'static str, vocabulary: &'static str, role: Role) -> Ke
 }
 
 /// Keywords whose value is one subschema.
-pub const ONE: &[&str] = &["not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+pub const ONE: &[&str] =
+    &["not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
 /// Keywords whose value is an array of subschemas.
 pub const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 /// Keywords whose value maps names to subschemas.
@@ -131,8 +132,20 @@ pub const KEYWORDS: &[Keyword] = &[
 /// holds any of them are also checked by the assertion engine (the
 /// `jsonschema` crate, in both languages), against the pinned schema.
 pub const ENGINE: &[&str] = &[
-    "not", "if", "then", "else", "contains", "minContains", "maxContains", "dependentRequired", "dependentSchemas", "propertyNames",
-    "patternProperties", "unevaluatedItems", "prefixItems", "$dynamicAnchor",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "patternProperties",
+    "unevaluatedItems",
+    "prefixItems",
+    "$dynamicAnchor",
 ];
 
 /// Keywords other tools write as documentation, outside any vocabulary.
@@ -176,7 +189,10 @@ fn close(known: &str, name: &str) -> bool {
     };
     // Names whose lengths differ by more are farther apart without counting:
     // the edit distance to a megabyte-long key would take seconds.
-    allowed > 0 && name.len().abs_diff(known.len()) <= allowed * 4 && name.chars().count().abs_diff(known.len()) <= allowed && edit_distance(known, name) <= allowed
+    allowed > 0
+        && name.len().abs_diff(known.len()) <= allowed * 4
+        && name.chars().count().abs_diff(known.len()) <= allowed
+        && edit_distance(known, name) <= allowed
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

@@ -16,7 +16,8 @@ pub fn unions(model: &mut Model) {
     for id in model.ids().collect::<Vec<_>>() {
         let TypeKind::Union(union) = &model.get(id).kind else { continue };
         let Choice::Undecided { exclusive } = union.choice else { continue };
-        let decided = tag(model, id).map(|(property, keys)| (Choice::Tag(property), keys)).or_else(|| by_type(model, id, exclusive).map(|keys| (Choice::JsonType, keys)));
+        let decided =
+            tag(model, id).map(|(property, keys)| (Choice::Tag(property), keys)).or_else(|| by_type(model, id, exclusive).map(|keys| (Choice::JsonType, keys)));
         let def = model.get(id);
         let Some((choice, keys)) = decided else {
             // No branch can be named by the value: bound as any JSON value, kept

@@ -69,8 +69,23 @@ pub fn read_all(registry: &Registry) -> Reading {
     // Every document's base URI first: a `$ref` may name another entry.
     let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
-    let resources = scans.iter().enumerate().flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module))).map(|(id, module)| (resolve_uri(&bases[module], id), module)).collect();
-    let mut reader = Reader { model: Model::default(), errors: Errors::default(), bases, names: Default::default(), resources, targets: Vec::new(), depth: 0, too_many_types: false, merging: Vec::new() };
+    let resources = scans
+        .iter()
+        .enumerate()
+        .flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module)))
+        .map(|(id, module)| (resolve_uri(&bases[module], id), module))
+        .collect();
+    let mut reader = Reader {
+        model: Model::default(),
+        errors: Errors::default(),
+        bases,
+        names: Default::default(),
+        resources,
+        targets: Vec::new(),
+        depth: 0,
+        too_many_types: false,
+        merging: Vec::new(),
+    };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
     for (module, schema) in registry.schemas.iter().enumerate() {
@@ -175,7 +190,8 @@ pub const MAX_MEMBERS: usize = 10_000;
 /// The keywords [`MAX_MEMBERS`] bounds: those whose members become the
 /// fields, variants or branches of one type. (`$defs` become types of their
 /// own, which [`MAX_TYPES`] bounds.)
-const MEMBER_KEYWORDS: &[&str] = &["properties", "patternProperties", "dependentSchemas", "dependentRequired", "required", "enum", "oneOf", "anyOf", "allOf", "prefixItems", "type"];
+const MEMBER_KEYWORDS: &[&str] =
+    &["properties", "patternProperties", "dependentSchemas", "dependentRequired", "required", "enum", "oneOf", "anyOf", "allOf", "prefixItems", "type"];
 /// The most named types (structs, enums, unions, aliases) one registry may
 /// make: 50,000, a hundred times SPDX's 449 definitions. Writing them out
 /// takes about 20 s and 400 MB (docs/limits.md).
@@ -290,7 +306,17 @@ impl Reader {
         if let Some(why) = root.get("$id").and_then(Value::as_str).and_then(id_problem) {
             self.errors.push(file, "/$id", format!("`$id` {why}: it is the document's URI, by which `$ref`s and the assertion engine know it"));
         }
-        let mut doc = Document { file, digest: &schema.digest, module, root: document, targets: HashMap::new(), anchors: scan.anchors.clone(), ids: scan.ids.clone(), pending: Vec::new(), engine: false };
+        let mut doc = Document {
+            file,
+            digest: &schema.digest,
+            module,
+            root: document,
+            targets: HashMap::new(),
+            anchors: scan.anchors.clone(),
+            ids: scan.ids.clone(),
+            pending: Vec::new(),
+            engine: false,
+        };
         // A document in an older dialect (a standard's schema a 2020-12 entry
         // `$ref`s, say): no types are read from it; its records are any JSON
         // value, which the engine checks in the document's own dialect.
@@ -481,7 +507,11 @@ impl Reader {
             return None;
         }
         if self.depth >= MAX_DEPTH {
-            self.errors.push(doc.file, pointer, format!("the schema nests deeper than {MAX_DEPTH} levels once `allOf`s and `$ref`s are merged (a cycle?): there is no finite type"));
+            self.errors.push(
+                doc.file,
+                pointer,
+                format!("the schema nests deeper than {MAX_DEPTH} levels once `allOf`s and `$ref`s are merged (a cycle?): there is no finite type"),
+            );
             return None;
         }
         self.depth += 1;
@@ -619,7 +649,11 @@ impl Reader {
             };
             if count > MAX_MEMBERS {
                 too_many = true;
-                self.errors.push(file, pointer_push(pointer, keyword), format!("`{keyword}` holds {count} entries; concord reads at most {MAX_MEMBERS} (docs/limits.md)"));
+                self.errors.push(
+                    file,
+                    pointer_push(pointer, keyword),
+                    format!("`{keyword}` holds {count} entries; concord reads at most {MAX_MEMBERS} (docs/limits.md)"),
+                );
             }
         }
         too_many
@@ -723,7 +757,8 @@ pub fn resolve_uri(base: &str, reference: &str) -> String {
     }
     let authority_end = base.find("://").map_or(0, |at| base[at + 3..].find('/').map_or(base.len(), |slash| at + 3 + slash));
     let (origin, path) = base.split_at(authority_end);
-    let joined = if reference.starts_with('/') { reference.to_owned() } else { format!("{}{reference}", &path[..path.rfind('/').map_or(0, |slash| slash + 1)]) };
+    let joined =
+        if reference.starts_with('/') { reference.to_owned() } else { format!("{}{reference}", &path[..path.rfind('/').map_or(0, |slash| slash + 1)]) };
     let mut segments: Vec<&str> = Vec::new();
     for segment in joined.split('/') {
         match segment {
@@ -802,4 +837,3 @@ impl Scan {
         }
     }
 }
-

@@ -2,8 +2,8 @@
 //! policy comes from `additionalProperties`, `unevaluatedProperties` and
 //! `x-growth-point` (docs/unknown-keys.md).
 
-use super::scalar::checked;
 use super::keywords::VERSION_FIELD;
+use super::scalar::checked;
 use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
 use crate::error::pointer_push;
 use crate::model::{Check, Field, Shape, Struct, UnknownKeys, Version};
@@ -23,11 +23,8 @@ impl Reader {
             }
         };
         let (min, max) = (self.count(file, schema, "minProperties"), self.count(file, schema, "maxProperties"));
-        let checks: Vec<Check> = if min.is_some_and(|min| min > 0) || max.is_some() {
-            vec![Check::Properties { min: min.filter(|min| *min > 0), max }]
-        } else {
-            vec![]
-        };
+        let checks: Vec<Check> =
+            if min.is_some_and(|min| min > 0) || max.is_some() { vec![Check::Properties { min: min.filter(|min| *min > 0), max }] } else { vec![] };
         let additional = match (schema.take("additionalProperties"), schema.take("unevaluatedProperties")) {
             // `additionalProperties` evaluates every other key: `unevaluatedProperties`
             // beside it can only refuse what it refuses; the engine checks it.
@@ -106,14 +103,7 @@ impl Reader {
             let version_property = version_field.and_then(Value::as_str) == Some(name.as_str());
             let read = if version_property { without_integer_values(property) } else { None };
             let Some(shape) = self.shape(doc, read.as_ref().unwrap_or(property), &at, &property_hint) else { continue };
-            fields.push(Field {
-                json_name: name.clone(),
-                word,
-                doc: doc_text(property),
-                shape,
-                required: required.contains(&name.as_str()),
-                pointer: at,
-            });
+            fields.push(Field { json_name: name.clone(), word, doc: doc_text(property), shape, required: required.contains(&name.as_str()), pointer: at });
         }
         let version = match version_field {
             Some(field) => Some(self.version(file, &schema.at(VERSION_FIELD), field, properties, &fields)?),

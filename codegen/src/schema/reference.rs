@@ -9,7 +9,8 @@ use serde_json::Value;
 /// Keywords that may stand beside `$ref` without changing what it means.
 fn plain_sibling(keyword: &str) -> bool {
     matches!(keyword, "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$anchor")
-        || super::keywords::lookup(keyword).map_or_else(|| matches!(super::keywords::unknown(keyword), super::Role::Annotation(_)), |k| matches!(k.role, super::Role::Annotation(_)))
+        || super::keywords::lookup(keyword)
+            .map_or_else(|| matches!(super::keywords::unknown(keyword), super::Role::Annotation(_)), |k| matches!(k.role, super::Role::Annotation(_)))
 }
 
 /// Whether a schema with `$ref` holds nothing else that changes its meaning.
@@ -26,7 +27,10 @@ impl Reader {
             self.errors.push(
                 file,
                 schema.at(sibling),
-                format!("`{}` beside `$ref` is not supported yet: only annotations (description, title, ...) may stand beside it", crate::error::shown(sibling)),
+                format!(
+                    "`{}` beside `$ref` is not supported yet: only annotations (description, title, ...) may stand beside it",
+                    crate::error::shown(sibling)
+                ),
             );
             schema.taken.borrow_mut().insert(sibling);
         }

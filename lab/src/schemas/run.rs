@@ -11,9 +11,9 @@
 //! written below the findings folder as a registry with a note, and printed.
 
 use super::{Case, SplitMix64};
+use concord_cli::roundtrip::Harness;
 use concord_codegen::error::{Diagnostic, Errors};
 use concord_codegen::registry::{digest, INDEX};
-use concord_cli::roundtrip::Harness;
 use concord_codegen::Config;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -295,9 +295,9 @@ fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let result = std::panic::catch_unwind(AssertUnwindSafe(f));
     CATCHING.set(false);
     result.map_err(|payload| {
-        LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or_else(|| {
-            payload.downcast_ref::<&str>().map(|t| t.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default()
-        })
+        LAST_PANIC
+            .with(|last| last.borrow_mut().take())
+            .unwrap_or_else(|| payload.downcast_ref::<&str>().map(|t| t.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default())
     })
 }
 
@@ -529,7 +529,11 @@ pub fn run(options: &Options, report: &mut dyn FnMut(&str)) -> Result<Summary, E
         match runner.watchdog.generate(&case_dir, options.hang) {
             None => {
                 runner.summary.hung = true;
-                runner.finding(Kind::Hang, vec![entry], format!("generation took longer than {:?}; its thread cannot be stopped, so the run ends", options.hang))?;
+                runner.finding(
+                    Kind::Hang,
+                    vec![entry],
+                    format!("generation took longer than {:?}; its thread cannot be stopped, so the run ends", options.hang),
+                )?;
                 break;
             }
             Some(Generation::Panicked(message)) => {
@@ -845,4 +849,3 @@ fn pointer_mut<'a>(value: &'a mut Value, path: &[PathStep]) -> Option<&'a mut Va
         PathStep::Index(index) => node.get_mut(index),
     })
 }
-

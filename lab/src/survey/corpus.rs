@@ -25,9 +25,8 @@ pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     let manifest = read_text(&manifest_file)?;
     let mut lines = manifest.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
-    let column = |name: &str| {
-        header.iter().position(|c| *c == name).ok_or_else(|| Errors::one(&manifest_file, "", format!("no column {name:?} in the header")))
-    };
+    let column =
+        |name: &str| header.iter().position(|c| *c == name).ok_or_else(|| Errors::one(&manifest_file, "", format!("no column {name:?} in the header")));
     let (name_at, dialect_at, path_at) = (column("short_name")?, column("dialect")?, column("path_in_repo")?);
     let mut names = UniqueNames::default();
     let mut candidates = Vec::new();
@@ -75,9 +74,8 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Un
     let instance_dir = corpus.join("instances").join(short_name);
     let sources_file = instance_dir.join("SOURCES.tsv");
     if sources_file.exists() {
-        let id = serde_json::from_slice::<serde_json::Value>(&main.bytes)
-            .ok()
-            .and_then(|schema| schema.get("$id").and_then(|id| id.as_str()).map(str::to_owned));
+        let id =
+            serde_json::from_slice::<serde_json::Value>(&main.bytes).ok().and_then(|schema| schema.get("$id").and_then(|id| id.as_str()).map(str::to_owned));
         let main_name = Path::new(&main_path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let sources = read_text(&sources_file)?;
         for line in sources.lines().skip(1).filter(|line| !line.trim().is_empty()) {
@@ -153,10 +151,13 @@ fn retrieval_uris(bundle: &Path) -> std::collections::HashMap<String, String> {
 /// `dir/local` with `_parent_` read as `..`, normalized; `None` if it
 /// leaves the repository.
 fn in_repo(dir: &Path, local: &str) -> Option<String> {
-    let mut parts: Vec<String> = dir.components().filter_map(|c| match c {
-        Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
-        _ => None,
-    }).collect();
+    let mut parts: Vec<String> = dir
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
     for part in local.split('/') {
         match part {
             "_parent_" | ".." => {
@@ -224,13 +225,7 @@ pub fn markdown(survey: &Survey) -> String {
         instances += candidate.instances.len();
         agreeing += agree;
         let column = if mine.is_empty() { format!("0 of {} checked", candidate.instances.len()) } else { format!("{agree} / {}", candidate.instances.len()) };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {verdict} | {} | {rust} | {python} | {column} |",
-            candidate.label,
-            1 + candidate.extras.len(),
-            cell(&reason)
-        );
+        let _ = writeln!(out, "| {} | {} | {verdict} | {} | {rust} | {python} | {column} |", candidate.label, 1 + candidate.extras.len(), cell(&reason));
     }
     let total = survey.entries.len();
     let _ = writeln!(out, "| **total** | | **{generated} / {total}** | | **{compiled}** | **{imported}** | **{agreeing} / {instances}** |");
@@ -247,7 +242,14 @@ pub fn markdown(survey: &Survey) -> String {
     let dropped = survey.entries.iter().filter(|e| e.dropped.is_some()).count();
     let _ = writeln!(out, "Combined: {combined}{}.", if dropped > 0 { format!(" ({dropped} dropped from it, above)") } else { String::new() });
     for failure in checked.iter().filter(|c| !c.case.passed()) {
-        let _ = writeln!(out, "\nDisagreement: {} {} ({}): {}", failure.entry.candidate.label, failure.instance.file, failure.instance.description, cell(&failure.case.to_string()));
+        let _ = writeln!(
+            out,
+            "\nDisagreement: {} {} ({}): {}",
+            failure.entry.candidate.label,
+            failure.instance.file,
+            failure.instance.description,
+            cell(&failure.case.to_string())
+        );
     }
     out
 }

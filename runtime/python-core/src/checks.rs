@@ -5,8 +5,8 @@
 use crate::json_value::{to_value, to_values};
 use concord_runtime::bind::Failure;
 use concord_runtime::checks;
-use concord_runtime::number::{self, Divisor as RustDivisor};
 use concord_runtime::engine;
+use concord_runtime::number::{self, Divisor as RustDivisor};
 use concord_runtime::pinned::Note;
 use concord_runtime::read;
 use concord_runtime::serde_json::{self, Value};

@@ -144,4 +144,3 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     checks::register(module)?;
     Ok(())
 }
-

@@ -52,20 +52,14 @@ fn benches(c: &mut Criterion) {
     let mut writing = c.benchmark_group("write 10 MB");
     writing.throughput(Throughput::Bytes(bytes.len() as u64)).sample_size(20);
     writing.bench_function("serde_json::to_vec (compact)", |b| b.iter(|| serde_json::to_vec(black_box(&value)).unwrap()));
-    writing.bench_function("canonical::to_bytes (jcs-rfc8785-integer-v1)", |b| {
-        b.iter(|| canonical::to_bytes(black_box(&value)).unwrap())
-    });
+    writing.bench_function("canonical::to_bytes (jcs-rfc8785-integer-v1)", |b| b.iter(|| canonical::to_bytes(black_box(&value)).unwrap()));
     writing.finish();
 
     let mut reading = c.benchmark_group("read 10 MB");
     reading.throughput(Throughput::Bytes(bytes.len() as u64)).sample_size(20);
-    reading.bench_function("serde_json::from_slice::<Value>", |b| {
-        b.iter(|| serde_json::from_slice::<Value>(black_box(&bytes)).unwrap())
-    });
+    reading.bench_function("serde_json::from_slice::<Value>", |b| b.iter(|| serde_json::from_slice::<Value>(black_box(&bytes)).unwrap()));
     reading.bench_function("strict::read", |b| b.iter(|| strict::read(black_box(&bytes)).unwrap()));
-    reading.bench_function("canonical::canonicalize (read + write)", |b| {
-        b.iter(|| canonical::canonicalize(black_box(&bytes)).unwrap())
-    });
+    reading.bench_function("canonical::canonicalize (read + write)", |b| b.iter(|| canonical::canonicalize(black_box(&bytes)).unwrap()));
     reading.finish();
 }
 

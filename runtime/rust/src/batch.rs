@@ -103,7 +103,8 @@ impl<T: Record, R: BufRead> Iterator for JsonLines<T, R> {
         self.line += 1;
         let line = self.line;
         if too_long {
-            let error = JsonError { kind: ErrorKind::TooLarge, offset: self.max_bytes, message: format!("the line exceeds the limit of {} bytes", self.max_bytes) };
+            let error =
+                JsonError { kind: ErrorKind::TooLarge, offset: self.max_bytes, message: format!("the line exceeds the limit of {} bytes", self.max_bytes) };
             return Some(Ok(Err(Failed { line, error: Error::Json(error) })));
         }
         Some(Ok(T::from_json(&self.buffer).map_err(|error| Failed { line, error })))

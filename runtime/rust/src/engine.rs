@@ -73,7 +73,9 @@ fn describe(error: &ValidationError<'_>) -> Vec<Note> {
         ValidationErrorKind::AnyOf { .. } => "is not valid under any of the schemas in anyOf".to_owned(),
         ValidationErrorKind::OneOfNotValid { .. } => "is not valid under any of the schemas in oneOf".to_owned(),
         ValidationErrorKind::OneOfMultipleValid { .. } => "is valid under more than one of the schemas in oneOf".to_owned(),
-        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => "could not be matched against its pattern".to_owned(),
+        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => {
+            "could not be matched against its pattern".to_owned()
+        }
         ValidationErrorKind::Pattern { pattern } => format!("does not match pattern {}", quoted(pattern)),
         ValidationErrorKind::Constant { .. } => "is not the value const requires".to_owned(),
         ValidationErrorKind::Enum { .. } => "is not one of the values enum allows".to_owned(),
@@ -287,7 +289,9 @@ fn shorten_reference_chains(document: &mut Value) {
                 }
                 if let Some(Value::String(target)) = object.get("$ref") {
                     let plain = object.keys().all(|key| key == "$ref" || ANNOTATIONS.contains(&key.as_str()));
-                    if let Some(target) = target.strip_prefix('#').filter(|target| plain && (target.is_empty() || target.starts_with('/')) && !target.contains('%')) {
+                    if let Some(target) =
+                        target.strip_prefix('#').filter(|target| plain && (target.is_empty() || target.starts_with('/')) && !target.contains('%'))
+                    {
                         links.insert(pointer.clone(), target.to_owned());
                     }
                 }

@@ -389,7 +389,10 @@ impl Error {
     pub fn message(&self) -> &str {
         match self {
             Error::Json(error) | Error::Canonical(canonical::CanonicalError::Read(error)) => &error.message,
-            Error::Schema { message, .. } | Error::Write { message, .. } | Error::Version { message, .. } | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
+            Error::Schema { message, .. }
+            | Error::Write { message, .. }
+            | Error::Version { message, .. }
+            | Error::Canonical(canonical::CanonicalError::NotCanonical { message, .. }) => message,
             Error::Invalid(refusal) => refusal.notes.first().map_or("", |note| note.message.as_str()),
         }
     }
@@ -399,7 +402,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Json(error) => error.fmt(f),
-            Error::Schema { pointer, message } | Error::Write { pointer, message } | Error::Version { pointer, message } => write!(f, "at \"{pointer}\": {message}"),
+            Error::Schema { pointer, message } | Error::Write { pointer, message } | Error::Version { pointer, message } => {
+                write!(f, "at \"{pointer}\": {message}")
+            }
             Error::Canonical(error) => error.fmt(f),
             Error::Invalid(refusal) => refusal.fmt(f),
         }

@@ -129,7 +129,8 @@ pub fn validate_once(documents: &[(&str, &str)], pointer: &str, value: &serde_js
 fn build(documents: &[(&str, &str)], pointer: &str) -> Result<jsonschema::Validator, String> {
     // `concord pin` built this validator already; should the crate panic
     // all the same, that is a refusal here too, not a crash.
-    std::panic::catch_unwind(|| crate::engine::build_in(documents, 0, pointer)).unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
+    std::panic::catch_unwind(|| crate::engine::build_in(documents, 0, pointer))
+        .unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
 }
 
 #[cfg(feature = "validate")]
@@ -148,7 +149,12 @@ impl Refusal {
     /// script from a schema pinned by hand may meet it here).
     fn unbuilt(problem: &str) -> Refusal {
         Refusal {
-            notes: vec![Note { pointer: String::new(), keyword: "$schema".into(), schema_path: String::new(), message: format!("cannot be checked: {problem}") }],
+            notes: vec![Note {
+                pointer: String::new(),
+                keyword: "$schema".into(),
+                schema_path: String::new(),
+                message: format!("cannot be checked: {problem}"),
+            }],
             more: false,
         }
     }

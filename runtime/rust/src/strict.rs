@@ -343,11 +343,7 @@ impl Parser<'_> {
                     (_, Ok(value)) => Value::Number(value.into()),
                     _ => Value::Number(Number::from_f64(parse_float(text)).unwrap_or_else(|| Number::from(0))),
                 }),
-                _ => Err(self.error(
-                    ErrorKind::UnsafeInteger,
-                    start,
-                    format!("integer {} is outside ±(2^53-1)", prefix(text)),
-                )),
+                _ => Err(self.error(ErrorKind::UnsafeInteger, start, format!("integer {} is outside ±(2^53-1)", prefix(text)))),
             }
         } else {
             let value = parse_float(text);
@@ -381,13 +377,7 @@ impl Parser<'_> {
                     return Ok(out);
                 }
                 Some(b'\\') => self.escape(&mut out)?,
-                Some(byte) => {
-                    return Err(self.error(
-                        ErrorKind::Syntax,
-                        self.pos,
-                        format!("control character U+{byte:04X} must be escaped in a string"),
-                    ))
-                }
+                Some(byte) => return Err(self.error(ErrorKind::Syntax, self.pos, format!("control character U+{byte:04X} must be escaped in a string"))),
             }
         }
     }
@@ -399,9 +389,7 @@ impl Parser<'_> {
             Some(b'u') => {
                 let unit = self.hex(self.pos + 2).ok_or_else(|| invalid(self))?;
                 self.pos += 6;
-                let lone = |parser: &Self| {
-                    parser.error(ErrorKind::LoneSurrogate, start, format!("lone surrogate \\u{unit:04x}"))
-                };
+                let lone = |parser: &Self| parser.error(ErrorKind::LoneSurrogate, start, format!("lone surrogate \\u{unit:04x}"));
                 let c = match unit {
                     0xD800..=0xDBFF => {
                         let low = (self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u"))

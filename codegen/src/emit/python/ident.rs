@@ -1,9 +1,8 @@
 //! Python identifiers for the model's word forms.
 
 const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
-    "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-    "pass", "raise", "return", "try", "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
+    "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
 ];
 
 /// Names a field may not take on a model: pydantic `BaseModel` attributes,
@@ -12,17 +11,52 @@ const KEYWORDS: &[&str] = &[
 /// body).
 const RESERVED_FIELDS: &[&str] = &[
     // pydantic.BaseModel
-    "construct", "copy", "dict", "from_orm", "json", "model_computed_fields", "model_config", "model_construct",
-    "model_copy", "model_dump", "model_dump_json", "model_extra", "model_fields", "model_fields_set",
-    "model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate",
-    "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json",
-    "update_forward_refs", "validate",
+    "construct",
+    "copy",
+    "dict",
+    "from_orm",
+    "json",
+    "model_computed_fields",
+    "model_config",
+    "model_construct",
+    "model_copy",
+    "model_dump",
+    "model_dump_json",
+    "model_extra",
+    "model_fields",
+    "model_fields_set",
+    "model_json_schema",
+    "model_parametrized_name",
+    "model_post_init",
+    "model_rebuild",
+    "model_validate",
+    "model_validate_json",
+    "model_validate_strings",
+    "parse_file",
+    "parse_obj",
+    "parse_raw",
+    "schema",
+    "schema_json",
+    "update_forward_refs",
+    "validate",
     // the model class's metaclass (`type`, `abc.ABCMeta`): pydantic warns that a field would shadow them
-    "mro", "register",
+    "mro",
+    "register",
     // concord_runtime.Model
-    "digest", "from_json", "to_json",
+    "digest",
+    "from_json",
+    "to_json",
     // what generated annotations and defaults name
-    "typing", "pydantic", "concord_runtime", "str", "int", "float", "bool", "dict", "list", "object",
+    "typing",
+    "pydantic",
+    "concord_runtime",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "dict",
+    "list",
+    "object",
 ];
 
 /// A model field from a snake_case word: `class` becomes `class_`.

@@ -141,7 +141,10 @@ fn module(model: &Model, index: usize) -> String {
             let listed: Vec<String> = version.supported.iter().map(i64::to_string).collect();
             let name = &model.get(id).name;
             let mut block = assignment(0, &all, Some("tuple[int, ...]"), Some(&format!("({},)", listed.join(", "))));
-            block.push_str(&docstring(&Some(format!("The versions of `{name}` this binding reads (`{}`); any other is refused as `unsupported-version`.", version.field)), ""));
+            block.push_str(&docstring(
+                &Some(format!("The versions of `{name}` this binding reads (`{}`); any other is refused as `unsupported-version`.", version.field)),
+                "",
+            ));
             block.push_str(&assignment(0, &current, Some("int"), Some(&version.current().to_string())));
             block.push_str(&docstring(&Some(format!("The current version of `{name}`: the largest supported, for new envelopes.")), ""));
             blocks.push(block);

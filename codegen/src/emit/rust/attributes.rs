@@ -43,12 +43,20 @@ impl Attributes {
         let found = |index: usize, of: fn(&Matched) -> &Vec<bool>| registries.iter().any(|matched| of(matched).get(index).copied().unwrap_or(false));
         for (index, (path, _)) in self.types.iter().enumerate() {
             if !found(index, |matched| &matched.types) {
-                errors.push(Path::new(&format!("type_attribute({path:?})")), "", "it names no type of the registry (paths are `.`, `Entry` or `Entry.Type`; a type alias takes no attributes)");
+                errors.push(
+                    Path::new(&format!("type_attribute({path:?})")),
+                    "",
+                    "it names no type of the registry (paths are `.`, `Entry` or `Entry.Type`; a type alias takes no attributes)",
+                );
             }
         }
         for (index, (path, _)) in self.fields.iter().enumerate() {
             if !found(index, |matched| &matched.fields) {
-                errors.push(Path::new(&format!("field_attribute({path:?})")), "", "it names no field of the registry (paths are `Entry.Type.property`, the property's JSON name)");
+                errors.push(
+                    Path::new(&format!("field_attribute({path:?})")),
+                    "",
+                    "it names no field of the registry (paths are `Entry.Type.property`, the property's JSON name)",
+                );
             }
         }
         errors
@@ -155,7 +163,9 @@ fn refused(text: &str, derived: &[&str]) -> Option<String> {
     for attribute in attributes {
         let path = attribute.path();
         if path.is_ident("serde") {
-            return Some("concord writes each type's serialization itself, so `#[serde(...)]` has no effect: a type reads and writes what its schema says".to_owned());
+            return Some(
+                "concord writes each type's serialization itself, so `#[serde(...)]` has no effect: a type reads and writes what its schema says".to_owned(),
+            );
         }
         if !path.is_ident("derive") {
             continue;

@@ -193,18 +193,30 @@ fn item(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Plac
     match &def.kind {
         TypeKind::Struct(body) => structure(model, id, def, body, boxed, &doc, placed),
         TypeKind::Enum(values) => {
-            let record = if def.is_root { record(def, &name) } else { quote! {} };
+            let record = if def.is_root {
+                record(def, &name)
+            } else {
+                quote! {}
+            };
             let enumeration = enumeration(&name, doc, values);
             quote! { #enumeration #record }
         }
         TypeKind::Union(body) => union(model, id, def, body, boxed, &doc),
         TypeKind::OpenEnum(open) => {
-            let record = if def.is_root { record(def, &name) } else { quote! {} };
+            let record = if def.is_root {
+                record(def, &name)
+            } else {
+                quote! {}
+            };
             let enumeration = open_enumeration(&name, doc, open);
             quote! { #enumeration #record }
         }
         TypeKind::TypedId(prefix) => {
-            let record = if def.is_root { record(def, &name) } else { quote! {} };
+            let record = if def.is_root {
+                record(def, &name)
+            } else {
+                quote! {}
+            };
             let typed_id = typed_id(&name, doc, prefix);
             quote! { #typed_id #record }
         }
@@ -254,7 +266,11 @@ fn record(def: &TypeDef, name: &Ident) -> TokenStream {
 /// then read from it; writing writes the branch as it is.
 fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components, doc: &TokenStream) -> TokenStream {
     let name = type_ident(model, id);
-    let record = if def.is_root { record(def, &name) } else { quote! {} };
+    let record = if def.is_root {
+        record(def, &name)
+    } else {
+        quote! {}
+    };
     let variants: Vec<Ident> = body.branches.iter().map(|branch| Ident::new(&ident::type_name(&branch.word), Span::call_site())).collect();
     let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
     let keys: Vec<&str> = body.branches.iter().map(|branch| branch.key.as_str()).collect();
@@ -470,17 +486,16 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         let attrs = placed.on_field(id, &field.json_name);
         let doc = quote! { #doc #attrs };
         let ty = rust_type(model, &field.shape, Some(id), boxed);
-        let ty = if field.required { ty } else { quote! { Option<#ty> } };
+        let ty = if field.required {
+            ty
+        } else {
+            quote! { Option<#ty> }
+        };
         quote! { #doc pub #ident: #ty, }
     });
     let catch_all = format_ident!("{}", ident::catch_all(idents.iter().map(|i| i.to_string()).collect::<Vec<_>>().iter().map(|s| s.trim_start_matches("r#"))));
     let (extra_field, extra_slot, unknown, extra_write) = match &body.unknown_keys {
-        UnknownKeys::Drop => (
-            quote! {},
-            quote! { let mut __dropped = Vec::new(); },
-            quote! { bind::skip(&mut __map, &mut __dropped, __key)? },
-            quote! {},
-        ),
+        UnknownKeys::Drop => (quote! {}, quote! { let mut __dropped = Vec::new(); }, quote! { bind::skip(&mut __map, &mut __dropped, __key)? }, quote! {}),
         UnknownKeys::Refuse => {
             let declared = body.fields.iter().map(|field| field.json_name.as_str());
             (quote! {}, quote! {}, quote! { bind::refuse(&mut __map, __key, &[#(#declared),*])? }, quote! {})
@@ -488,14 +503,10 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         UnknownKeys::Keep | UnknownKeys::Typed(_) => {
             let declared = body.fields.iter().map(|field| field.json_name.as_str());
             let (value, doc) = match &body.unknown_keys {
-                UnknownKeys::Typed(shape) => (
-                    rust_type(model, shape, Some(id), boxed),
-                    "Entries beyond the declared properties (`additionalProperties`), in the order read.",
-                ),
-                _ => (
-                    quote! { ::concord_runtime::Value },
-                    "Keys this type does not declare, kept in the order read and written back after the declared ones.",
-                ),
+                UnknownKeys::Typed(shape) => {
+                    (rust_type(model, shape, Some(id), boxed), "Entries beyond the declared properties (`additionalProperties`), in the order read.")
+                }
+                _ => (quote! { ::concord_runtime::Value }, "Keys this type does not declare, kept in the order read and written back after the declared ones."),
             };
             let doc = format!(" {doc}");
             (
@@ -580,9 +591,15 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         Some(version) => {
             let (all, current) = super::version_constants(&def.name);
             let (all, current) = (format_ident!("{all}"), format_ident!("{current}"));
-            let (supported, latest, field, type_name) = (version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)), proc_macro2::Literal::i64_unsuffixed(version.current()), &version.field, &def.name);
+            let (supported, latest, field, type_name) = (
+                version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)),
+                proc_macro2::Literal::i64_unsuffixed(version.current()),
+                &version.field,
+                &def.name,
+            );
             // The version property is required and an integer (the reader refuses it otherwise).
-            let holder = body.fields.iter().find(|f| f.json_name == version.field).map(|f| field_ident(&f.word)).expect("the version property is a declared field");
+            let holder =
+                body.fields.iter().find(|f| f.json_name == version.field).map(|f| field_ident(&f.word)).expect("the version property is a declared field");
             let all_doc = format!(" The versions of `{type_name}` this binding reads (`{field}`); any other is refused as `unsupported-version`.");
             let current_doc = format!(" The current version of `{type_name}`: the largest supported, for new envelopes.");
             (

@@ -67,4 +67,3 @@ fn a_static_pattern_compiles_once_on_first_use() {
     assert!(!DIGITS.is_match("12a"));
     assert_eq!(DIGITS.as_str(), "^[0-9]+$");
 }
-
