@@ -150,22 +150,16 @@ fn identifiers(value: &Value, pointer: String) -> Vec<String> {
     out
 }
 
-/// The engine, built for the records at `pointers` of the first document.
-/// A panic while building it (the `jsonschema` crate has panicked on two
-/// embedded resources sharing one `$id`) is a refusal like any other.
+/// The engine, built for the records at `pointers` of the first document
+/// (a panic of the `jsonschema` crate is a refusal like any other: it has
+/// panicked on two embedded resources sharing one `$id`).
 fn build(documents: &[(&str, &str)], pointers: &[&str]) -> Result<(), String> {
-    // Quiet while it runs (as `survey` does): the panic is reported as a refusal, not printed.
+    // Quiet while it runs (as the survey does): the panic is reported as a refusal, not printed.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let built = std::panic::catch_unwind(|| concord_runtime::engine::build_many(documents, 0, pointers).map(drop));
+    let built = concord_runtime::pinned::Checker::build_all(documents, pointers).map(drop);
     std::panic::set_hook(hook);
-    match built {
-        Ok(built) => built,
-        Err(payload) => {
-            let what = payload.downcast_ref::<&str>().map(|text| text.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());
-            Err(format!("the jsonschema crate failed on it (a panic: {})", what.unwrap_or_default()))
-        }
-    }
+    built
 }
 
 /// What the runtime's engine says when the documents cannot be registered.

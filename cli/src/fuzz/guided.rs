@@ -111,7 +111,7 @@ pub fn value(schema: &Value, documents: &Documents, module: usize, rng: &mut Rng
             let text = match pattern.and_then(|regex| regex_syntax::parse(&regex).ok()) {
                 Some(hir) => {
                     let mut text = String::new();
-                    super::instances::sample(&hir, rng, &mut text);
+                    super::pattern::sample(&hir, rng, &mut text);
                     text
                 }
                 None => (0..rng.between(min as u64, max.max(min) as u64)).map(|_| char::from(b'a' + rng.below(26) as u8)).collect(),

@@ -10,7 +10,6 @@ use super::guided::{self, Documents};
 use super::json::{Escape, Member, Node};
 use super::random::Rng;
 use concord_codegen::model::{Check, Choice, Model, Shape, Struct, TypeId, TypeKind, UnknownKeys};
-use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// The strict profile's nesting limit (`concord_runtime::strict::MAX_DEPTH`).
 pub const MAX_DEPTH: usize = concord_runtime::strict::MAX_DEPTH;
@@ -457,7 +456,7 @@ impl<'m> Generator<'m> {
             let text = match &pattern {
                 Some(hir) => {
                     let mut text = String::new();
-                    sample(hir, &mut self.rng, &mut text);
+                    super::pattern::sample(hir, &mut self.rng, &mut text);
                     text
                 }
                 None => {
@@ -605,41 +604,6 @@ pub fn multiple(divisor: &str, factor: i64) -> String {
     }
 }
 
-/// A string the regular expression matches.
-pub fn sample(hir: &Hir, rng: &mut Rng, out: &mut String) {
-    match hir.kind() {
-        HirKind::Empty | HirKind::Look(_) => {}
-        HirKind::Literal(literal) => out.push_str(&String::from_utf8_lossy(&literal.0)),
-        HirKind::Class(Class::Unicode(class)) => {
-            let ranges = class.ranges();
-            if !ranges.is_empty() {
-                let range = rng.pick(ranges);
-                let (start, end) = (range.start() as u32, range.end() as u32);
-                let code = start + rng.between(0, u64::from(end - start).min(200)) as u32;
-                out.push(char::from_u32(code).unwrap_or(range.start()));
-            }
-        }
-        HirKind::Class(Class::Bytes(class)) => {
-            let ranges = class.ranges();
-            if !ranges.is_empty() {
-                let range = rng.pick(ranges);
-                let byte = range.start() + rng.between(0, u64::from(range.end() - range.start())) as u8;
-                out.push(if byte.is_ascii() { char::from(byte) } else { 'a' });
-            }
-        }
-        HirKind::Repetition(repetition) => {
-            let most = repetition.max.unwrap_or(repetition.min + 3).min(repetition.min + 3);
-            let count = rng.between(u64::from(repetition.min), u64::from(most.max(repetition.min)));
-            for _ in 0..count.min(64) {
-                sample(&repetition.sub, rng, out);
-            }
-        }
-        HirKind::Capture(capture) => sample(&capture.sub, rng, out),
-        HirKind::Concat(parts) => parts.iter().for_each(|part| sample(part, rng, out)),
-        HirKind::Alternation(parts) => sample(rng.pick(parts), rng, out),
-    }
-}
-
 /// Whether two generated values are equal as JSON (numbers by their text:
 /// the generator writes one number one way within an array).
 pub fn json_equal(a: &Node, b: &Node) -> bool {
@@ -675,7 +639,7 @@ mod tests {
             let regex = concord_runtime::pattern::Pattern::new(pattern);
             for _ in 0..50 {
                 let mut text = String::new();
-                sample(&hir, &mut rng, &mut text);
+                crate::fuzz::pattern::sample(&hir, &mut rng, &mut text);
                 assert!(regex.is_match(&text), "{pattern} {text:?}");
             }
         }

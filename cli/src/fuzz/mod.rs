@@ -11,5 +11,6 @@ pub mod guided;
 pub mod instances;
 pub mod json;
 pub mod mutate;
+pub mod pattern;
 pub mod random;
 pub mod runner;

@@ -5,7 +5,6 @@
 use crate::json_value::{to_value, to_values};
 use concord_runtime::bind::Failure;
 use concord_runtime::checks;
-use concord_runtime::engine;
 use concord_runtime::number::{self, Divisor as RustDivisor};
 use concord_runtime::pinned::Note;
 use concord_runtime::read;
@@ -143,7 +142,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 /// `PinnedSchema` builds it on first use). The notes are the Rust runtime's,
 /// word for word: `(pointer, keyword, schema_path, message, line)`.
 #[pyclass(frozen)]
-pub struct Validator(concord_runtime::jsonschema::Validator);
+pub struct Validator(concord_runtime::pinned::Checker);
 
 type NoteTuple = (String, String, String, String, String);
 
@@ -157,11 +156,8 @@ impl Validator {
     #[new]
     fn new(documents: Vec<(String, String)>, pointer: &str) -> PyResult<Self> {
         let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
-        // A panic of the crate is a refusal, as in Rust (`pinned::Schema`).
-        std::panic::catch_unwind(|| engine::build_in(&documents, 0, pointer))
-            .unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
-            .map(Validator)
-            .map_err(PyValueError::new_err)
+        // A panic of the crate is a refusal, as in Rust (`pinned::Checker`).
+        concord_runtime::pinned::Checker::build(&documents, pointer).map(Validator).map_err(PyValueError::new_err)
     }
 
     /// At most `limit` notes on why `value` (a Python JSON value) fails, and
@@ -181,10 +177,7 @@ impl Validator {
 
 impl Validator {
     fn notes_of(&self, value: &Value, limit: usize) -> (Vec<NoteTuple>, bool) {
-        if self.0.is_valid(value) {
-            return (Vec::new(), false);
-        }
-        let (notes, more) = engine::notes(&self.0, value, limit);
+        let (notes, more) = self.0.notes(value, limit);
         (notes.into_iter().map(note_tuple).collect(), more)
     }
 }

@@ -8,6 +8,7 @@
 //! handled where it stands by its type's policy. The helpers are generic so
 //! that each generated type expands to little code.
 
+pub use crate::failure::Failure;
 use indexmap::map::Entry;
 use indexmap::IndexMap;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
@@ -77,7 +78,7 @@ pub fn read_versioned<'de, D: Deserializer<'de>, T: for<'a> Object<'a>>(
     let unsupported = |number: &dyn fmt::Display| {
         let listed: Vec<String> = supported.iter().map(i64::to_string).collect();
         let message = format!("{UNSUPPORTED_VERSION}{number} of {name}: supported {}", listed.join(", "));
-        Failure { pointer: format!("/{}", crate::escape_pointer_token(field)), message }.into_error()
+        Failure::version(format!("/{}", crate::escape_pointer_token(field)), message).into_error()
     };
     if crate::read::in_one_pass() {
         let record: T = read_object(deserializer)?;
@@ -247,7 +248,8 @@ pub fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, slot: &mu
 
 /// A required property's value, or the refusal naming it.
 pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
-    slot.ok_or_else(|| E::missing_field(name))
+    // At the field itself, as pydantic points at it (serde's own error would be at the object).
+    slot.ok_or_else(|| Failure::at(format!("/{}", crate::escape_pointer_token(name)), format!("missing field `{name}`")).into_error())
 }
 
 /// An unknown key kept with its value: at a growth point (`T` is `Value`)
@@ -316,7 +318,7 @@ pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<Strin
 
     impl Serialize for Duplicate<'_> {
         fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
-            Err(serde::ser::Error::custom(format_args!("duplicate key {}", crate::strict::shown(self.0))))
+            Err(serde::ser::Error::custom(format_args!("duplicate key {}", crate::profile::shown(self.0))))
         }
     }
 
@@ -327,47 +329,6 @@ pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<Strin
         map.serialize_entry(key, value)?;
     }
     Ok(())
-}
-
-/// A value an assertion refused (`maxLength`, `pattern`, `minimum`, ...):
-/// why, and where below the value being checked (a JSON pointer, empty for
-/// the value itself).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    pointer: String,
-    message: String,
-}
-
-/// Starts a failure inside a serde error, `MARK<length>MARK<pointer><message>`,
-/// so that [`crate::Error`] can join its relative pointer to the pointer serde
-/// tracked. The length, not a second mark, ends the pointer: a key may hold
-/// any character.
-pub(crate) const FAILURE_MARK: char = '\u{0}';
-
-impl Failure {
-    pub fn new(message: impl Into<String>) -> Self {
-        Failure { pointer: String::new(), message: message.into() }
-    }
-
-    /// The same failure, one array element further out.
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.pointer.insert_str(0, &format!("/{index}"));
-        self
-    }
-
-    /// The same failure, one object member further out.
-    pub fn at_key(mut self, key: &str) -> Self {
-        self.pointer.insert_str(0, &format!("/{}", crate::escape_pointer_token(key)));
-        self
-    }
-
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    fn into_error<E: de::Error>(self) -> E {
-        E::custom(format_args!("{FAILURE_MARK}{}{FAILURE_MARK}{}{}", self.pointer.len(), self.pointer, self.message))
-    }
 }
 
 /// Reads a value and checks it before anything else is read, so that a
@@ -477,8 +438,10 @@ fn quoted(names: &[&str]) -> String {
 
 /// Reads a union's chosen branch from its value, refusals pointing inside it.
 pub fn branch<T: de::DeserializeOwned, E: de::Error>(value: serde_json::Value) -> Result<T, E> {
+    Failure::forget_raised();
     serde_path_to_error::deserialize(value).map_err(|error| match crate::Error::from_path(error) {
-        crate::Error::Schema { pointer, message } | crate::Error::Version { pointer, message } => Failure { pointer, message }.into_error(),
+        crate::Error::Schema { pointer, message } => Failure::at(pointer, message).into_error(),
+        crate::Error::Version { pointer, message } => Failure::version(pointer, message).into_error(),
         other => Failure::new(other.to_string()).into_error(),
     })
 }

@@ -6,7 +6,9 @@
 //! f64 or sort keys by UTF-8 bytes, and serde_json's `arbitrary_precision`
 //! (which some of them need) changes how every crate in the tree reads numbers.
 
-use crate::strict::{self, JsonError, MAX_SAFE_INTEGER};
+use crate::profile::write_string_bytes;
+use crate::profile::MAX_SAFE_INTEGER;
+use crate::strict::{self, JsonError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
@@ -126,9 +128,9 @@ fn write_value(out: &mut Vec<u8>, value: &Value) -> Result<(), Refusal> {
             Some(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             None => {
                 let message = if number.is_f64() {
-                    format!("{PROFILE} admits integers only, not the float {}", crate::strict::prefix(&number.to_string()))
+                    format!("{PROFILE} admits integers only, not the float {}", crate::profile::prefix(&number.to_string()))
                 } else {
-                    format!("integer {} is outside ±(2^53-1)", crate::strict::prefix(&number.to_string()))
+                    format!("integer {} is outside ±(2^53-1)", crate::profile::prefix(&number.to_string()))
                 };
                 return Err(Refusal { path: Vec::new(), message });
             }
@@ -185,57 +187,4 @@ fn utf16_cmp(a: &str, b: &str) -> Ordering {
         }
         (x, y) => x.is_some().cmp(&y.is_some()),
     }
-}
-
-/// For each byte: 0 to copy it, else the letter of its short escape, or `u`.
-const ESCAPE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = b'u';
-        byte += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0a] = b'n';
-    table[0x0c] = b'f';
-    table[0x0d] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table
-};
-
-/// A JSON string as RFC 8785 writes it: `\b \t \n \f \r` short, other C0
-/// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
-/// is also how serde_json escapes.
-#[inline]
-pub(crate) fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes = text.as_bytes();
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    let mut run = 0;
-    loop {
-        let at = next_escape(bytes, run);
-        out.extend_from_slice(&bytes[run..at]);
-        let Some(&byte) = bytes.get(at) else { break };
-        let escape = ESCAPE[byte as usize];
-        if escape == b'u' {
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(byte >> 4) as usize], HEX[(byte & 0xf) as usize]]);
-        } else {
-            out.extend_from_slice(&[b'\\', escape]);
-        }
-        run = at + 1;
-    }
-    out.push(b'"');
-}
-
-/// The position of the first byte at or after `from` that needs an escape,
-/// or the length. (Eight bytes at a time measured no faster: strings in
-/// records are short.)
-fn next_escape(bytes: &[u8], mut from: usize) -> usize {
-    while from < bytes.len() && ESCAPE[bytes[from] as usize] == 0 {
-        from += 1;
-    }
-    from
 }

@@ -5,7 +5,7 @@
 //! else through these very functions in the compiled core. Messages never
 //! repeat the refused value: records may hold private data.
 
-use crate::bind::Failure;
+use crate::failure::Failure;
 use crate::number::{self, Divisor};
 use crate::pattern::Pattern;
 use crate::value::{first_duplicate, json_equal};

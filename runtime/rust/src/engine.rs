@@ -9,16 +9,11 @@
 //! when the validator is built, which the generator does for every record
 //! type. `format` stays an annotation, as 2020-12 says.
 
-use crate::pinned::Note;
+use crate::notes::Note;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Keyword, Registry, ValidationError, Validator};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
-
-pub use crate::pinned::BASE;
-
-/// At most this many notes are given for one refused value (ADR-0060).
-pub const MAX_NOTES: usize = 3;
 
 /// The notes on why `value` fails the validator, in the engine's order, at
 /// most `limit`; and whether there are more.
@@ -33,14 +28,6 @@ pub fn notes(validator: &Validator, value: &Value, limit: usize) -> (Vec<Note>, 
         }
     }
     (notes, false)
-}
-
-/// The first note on why `value` fails, if it does.
-pub fn first_note(validator: &Validator, value: &Value) -> Option<Note> {
-    if validator.is_valid(value) {
-        return None;
-    }
-    notes(validator, value, 1).0.pop()
 }
 
 /// An engine error as notes that never repeat the refused value (ADR-0060):
@@ -116,12 +103,6 @@ fn describe(error: &ValidationError<'_>) -> Vec<Note> {
 /// A text of the schema's, in double quotes, escaped as JSON escapes it.
 fn quoted(text: &str) -> String {
     Value::String(text.to_owned()).to_string()
-}
-
-/// A validator of `{"$ref": "<base>#<pointer>"}`, `base` the URI of
-/// `documents[document]`, over every document as a registered resource.
-pub fn build_in(documents: &[(&str, &str)], document: usize, pointer: &str) -> Result<Validator, String> {
-    build_many(documents, document, &[pointer])
 }
 
 /// One validator over several subschemas of `documents[document]` (their

@@ -12,11 +12,14 @@ pub mod bind;
 pub mod canonical;
 pub mod checks;
 #[cfg(feature = "validate")]
-pub mod engine;
+mod engine;
+mod failure;
 pub mod float;
+mod notes;
 pub mod number;
 pub mod pattern;
 pub mod pinned;
+mod profile;
 pub mod read;
 pub mod scan;
 #[cfg(feature = "source")]
@@ -39,12 +42,42 @@ mod tests {
         assert_eq!(message, r#"string "a\"b c d e f g h i j…", expected"#);
     }
 
-    /// A record whose one property has a long name with a backtick in it.
-    #[derive(Debug, serde::Serialize, serde::Deserialize)]
-    #[serde(crate = "crate::serde")]
+    /// A record whose one required property has a long name with a
+    /// backtick in it, read as generated code reads one.
+    #[derive(Debug)]
     struct Odd {
-        #[serde(rename = "a`b and a name well past twenty characters")]
         field: i64,
+    }
+
+    const ODD: &str = "a`b and a name well past twenty characters";
+
+    impl<'de> crate::bind::Object<'de> for Odd {
+        const EXPECTING: &'static str = "an object (Odd)";
+        fn read<A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+            let mut field = None;
+            let mut dropped = Vec::new();
+            while let Some(key) = map.next_key::<crate::bind::Key<'de>>()? {
+                match key.as_str() {
+                    ODD => crate::bind::field(&mut map, &mut field, ODD)?,
+                    _ => crate::bind::skip(&mut map, &mut dropped, key)?,
+                }
+            }
+            Ok(Odd { field: crate::bind::required(field, ODD)? })
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Odd {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            crate::bind::read_object(deserializer)
+        }
+    }
+
+    impl serde::Serialize for Odd {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(None)?;
+            crate::bind::entry(&mut map, ODD, &self.field)?;
+            serde::ser::SerializeMap::end(map)
+        }
     }
 
     /// A record holding what the strict profile cannot write; a growth point,
@@ -178,8 +211,6 @@ macro_rules! __validate_feature {
 }
 
 pub use indexmap::IndexMap;
-#[cfg(feature = "validate")]
-pub use jsonschema;
 pub use serde;
 pub use serde_json;
 pub use serde_json::Value;
@@ -271,6 +302,7 @@ pub trait Pinned: Record {
 pub fn from_json_with<T: Record>(bytes: &[u8], limits: strict::Limits) -> Result<T, Error> {
     read::from_slice(bytes, limits).or_else(|_| {
         let value = strict::read_with(bytes, limits).map_err(Error::Json)?;
+        failure::Failure::forget_raised();
         read::by_reference(|| serde_path_to_error::deserialize(value).map_err(Error::from_path))
     })
 }
@@ -337,27 +369,17 @@ pub enum Error {
 impl Error {
     pub(crate) fn from_path(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
         let mut pointer = pointer(error.path());
-        let mut message = error.into_inner().to_string();
-        // An assertion's failure carries where below the checked value it is.
-        let failure = message.strip_prefix(bind::FAILURE_MARK).and_then(|rest| rest.split_once(bind::FAILURE_MARK)).and_then(|(length, rest)| {
-            let length: usize = length.parse().ok()?;
-            Some((rest.get(..length)?, rest.get(length..)?))
-        });
-        if let Some((relative, why)) = failure {
-            pointer.push_str(relative);
-            message = why.to_owned();
-            if message.starts_with(bind::UNSUPPORTED_VERSION) {
+        let message = error.into_inner().to_string();
+        // An assertion's failure says where below the checked value it is.
+        if let Some(failure) = failure::Failure::take_raised(&message) {
+            pointer.push_str(failure.pointer());
+            if failure.kind() == failure::Kind::Version {
                 return Error::Version { pointer, message };
             }
         } else if let Some(missing) = short_tuple(&message) {
             // serde reports a tuple that is too short at the array; point at
             // the first missing item, as pydantic does.
             pointer.push_str(&format!("/{missing}"));
-        } else if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
-            // serde reports a missing field at the object that lacks it; point at
-            // the field itself, as pydantic does, so both languages agree.
-            pointer.push('/');
-            pointer.push_str(&escape_pointer_token(field));
         }
         Error::Schema { pointer, message: mask_quoted(&message) }
     }

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+pub use crate::notes::{Note, Refusal, MAX_NOTES};
+
 /// The base URI of a schema document without `$id`: its path in the
 /// registry, below a host that can never resolve (nothing is fetched).
 pub const BASE: &str = "https://registry.concord.invalid/";
@@ -31,7 +33,7 @@ pub struct Schema {
     documents: &'static [&'static Document],
     pointer: &'static str,
     #[cfg(feature = "validate")]
-    validator: std::sync::OnceLock<Result<jsonschema::Validator, String>>,
+    checker: std::sync::OnceLock<Result<Checker, String>>,
 }
 
 impl fmt::Debug for Schema {
@@ -47,7 +49,7 @@ impl Schema {
             documents,
             pointer,
             #[cfg(feature = "validate")]
-            validator: std::sync::OnceLock::new(),
+            checker: std::sync::OnceLock::new(),
         }
     }
 
@@ -82,12 +84,12 @@ impl Schema {
     /// Checks a JSON value against the schema: `Err` with at most three
     /// notes, none of which repeats the refused value.
     pub fn validate(&self, value: &serde_json::Value) -> Result<(), Refusal> {
-        check(self.validator()?, value)
+        self.checker()?.validate(value)
     }
 
     /// Whether `value` satisfies the schema.
     pub fn is_valid(&self, value: &serde_json::Value) -> bool {
-        self.validator().is_ok_and(|validator| validator.is_valid(value))
+        self.checker().is_ok_and(|checker| checker.is_valid(value))
     }
 
     /// Reads `bytes` under the strict profile ([`crate::strict`]), as
@@ -100,46 +102,81 @@ impl Schema {
 
     /// The first note on a value the schema refuses (what `from_json` reports).
     pub(crate) fn first_note(&self, value: &serde_json::Value) -> Option<Note> {
-        match self.validator() {
-            Ok(validator) => crate::engine::first_note(validator, value),
+        match self.checker() {
+            Ok(checker) => checker.notes(value, 1).0.pop(),
             Err(refusal) => refusal.notes.into_iter().next(),
         }
     }
 
-    fn validator(&self) -> Result<&jsonschema::Validator, Refusal> {
-        let built = self.validator.get_or_init(|| {
+    fn checker(&self) -> Result<&Checker, Refusal> {
+        let built = self.checker.get_or_init(|| {
             let documents: Vec<(&str, &str)> = self.documents.iter().map(|document| (document.uri, document.text)).collect();
-            build(&documents, self.pointer)
+            Checker::build(&documents, self.pointer)
         });
         built.as_ref().map_err(|problem| Refusal::unbuilt(problem))
     }
 }
 
+/// A schema's check, built once: what a [`Schema`] keeps, for a caller
+/// whose documents are not statics (the Python core, the `concord`
+/// command). The engine behind it is this crate's own business.
+#[cfg(feature = "validate")]
+pub struct Checker(jsonschema::Validator);
+
+#[cfg(feature = "validate")]
+impl Checker {
+    /// The check of the subschema at `pointer` of the first of `documents`
+    /// (`(base URI, text)`, those its `$ref`s reach after it), or why the
+    /// engine cannot build it. A panic of the engine is such a refusal too.
+    pub fn build(documents: &[(&str, &str)], pointer: &str) -> Result<Checker, String> {
+        Self::build_all(documents, &[pointer])
+    }
+
+    /// One check of several subschemas of the first document (their
+    /// `anyOf`): the command builds it once per entry, to learn whether the
+    /// engine can check every record type of it.
+    pub fn build_all(documents: &[(&str, &str)], pointers: &[&str]) -> Result<Checker, String> {
+        // `concord pin` built it already; should the crate panic all the
+        // same, that is a refusal here too, not a crash.
+        match std::panic::catch_unwind(|| crate::engine::build_many(documents, 0, pointers)) {
+            Ok(built) => built.map(Checker),
+            Err(payload) => {
+                let what = payload.downcast_ref::<&str>().map(|text| text.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());
+                Err(format!("the jsonschema crate failed on it (a panic: {})", what.unwrap_or_default()))
+            }
+        }
+    }
+
+    /// Whether `value` satisfies the schema.
+    pub fn is_valid(&self, value: &serde_json::Value) -> bool {
+        self.0.is_valid(value)
+    }
+
+    /// At most `limit` notes on why `value` fails, in the engine's order,
+    /// and whether there are more; none when it passes.
+    pub fn notes(&self, value: &serde_json::Value, limit: usize) -> (Vec<Note>, bool) {
+        if self.0.is_valid(value) {
+            return (Vec::new(), false);
+        }
+        crate::engine::notes(&self.0, value, limit)
+    }
+
+    /// `Err` with at most [`MAX_NOTES`] notes when `value` fails.
+    pub fn validate(&self, value: &serde_json::Value) -> Result<(), Refusal> {
+        match self.notes(value, MAX_NOTES) {
+            (notes, _) if notes.is_empty() => Ok(()),
+            (notes, more) => Err(Refusal { notes, more }),
+        }
+    }
+}
+
 /// A value against the subschema at `pointer` of the first of `documents`
-/// (`(uri, text)` each), with a validator built for this one check: for a
+/// (`(uri, text)` each), with a check built for this one value: for a
 /// command that checks once and exits. The same verdict and notes as
 /// [`Schema::validate`].
 #[cfg(feature = "validate")]
 pub fn validate_once(documents: &[(&str, &str)], pointer: &str, value: &serde_json::Value) -> Result<(), Refusal> {
-    let validator = build(documents, pointer).map_err(|problem| Refusal::unbuilt(&problem))?;
-    check(&validator, value)
-}
-
-#[cfg(feature = "validate")]
-fn build(documents: &[(&str, &str)], pointer: &str) -> Result<jsonschema::Validator, String> {
-    // `concord pin` built this validator already; should the crate panic
-    // all the same, that is a refusal here too, not a crash.
-    std::panic::catch_unwind(|| crate::engine::build_in(documents, 0, pointer))
-        .unwrap_or_else(|_| Err("the jsonschema crate failed on it (a panic)".to_owned()))
-}
-
-#[cfg(feature = "validate")]
-fn check(validator: &jsonschema::Validator, value: &serde_json::Value) -> Result<(), Refusal> {
-    if validator.is_valid(value) {
-        return Ok(());
-    }
-    let (notes, more) = crate::engine::notes(validator, value, crate::engine::MAX_NOTES);
-    Err(Refusal { notes, more })
+    Checker::build(documents, pointer).map_err(|problem| Refusal::unbuilt(&problem))?.validate(value)
 }
 
 #[cfg(feature = "validate")]
@@ -159,63 +196,3 @@ impl Refusal {
         }
     }
 }
-
-/// Why a value fails its schema: at most three notes (ADR-0060), and whether
-/// the engine found more. The same notes, word for word, in both languages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub notes: Vec<Note>,
-    /// More problems were found than the notes show.
-    pub more: bool,
-}
-
-/// One problem: where in the value (a JSON pointer), the schema keyword and
-/// where it stands in the schema, and what is wrong, in the schema's words
-/// only: never the refused value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    /// JSON pointer into the value (`""`: the value itself).
-    pub pointer: String,
-    /// The keyword that refused it (`pattern`, `required`, `x-typed-id`...).
-    pub keyword: String,
-    /// JSON pointer of that keyword in the type's subschema.
-    pub schema_path: String,
-    pub message: String,
-}
-
-impl fmt::Display for Note {
-    /// `/session/gpu_arch: does not match pattern "^sm_[0-9]+$"`; `(root)` for
-    /// the value itself. Control characters in the pointer are escaped, so
-    /// that a note is one line.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            f.write_str("(root)")?;
-        }
-        for c in self.pointer.chars() {
-            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-                write!(f, "\\u{:04x}", c as u32)?;
-            } else {
-                write!(f, "{c}")?;
-            }
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl fmt::Display for Refusal {
-    /// A note a line; `...` on a last line when there were more.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (index, note) in self.notes.iter().enumerate() {
-            if index > 0 {
-                f.write_str("\n")?;
-            }
-            note.fmt(f)?;
-        }
-        if self.more {
-            f.write_str("\n...")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Refusal {}

@@ -12,7 +12,7 @@
 //! The caller has already checked the size limit, the byte order mark and
 //! UTF-8, so strings need no decoding here.
 
-use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::profile::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use std::collections::HashSet;
 
 /// Past this many keys an object's keys go into a hash set.

@@ -12,14 +12,8 @@
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
-/// The deepest nesting of arrays and objects accepted, in both languages.
-pub const MAX_DEPTH: usize = 64;
-/// The default size limit: 64 MiB.
-pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
-/// The largest integer both languages (and JavaScript) hold exactly.
-pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
-/// How many characters of a refused value a message may show.
-const SHOWN: usize = 20;
+pub(crate) use crate::profile::{prefix, quote, shown};
+pub use crate::profile::{DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_SAFE_INTEGER};
 
 /// What the strict profile refuses; `name()` is the same word in Python.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -475,24 +469,4 @@ pub(crate) fn parse_float(text: &str) -> f64 {
         return signed(0.0);
     }
     signed(format!("0.{significant}e{decimal}").parse().expect("a normalized decimal parses"))
-}
-
-/// At most [`SHOWN`] characters of `text`, then `…` when there is more.
-pub(crate) fn prefix(text: &str) -> String {
-    match text.char_indices().nth(SHOWN) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-/// A string value for a message: a short prefix, as a JSON string.
-pub(crate) fn shown(text: &str) -> String {
-    quote(&prefix(text))
-}
-
-/// `text` as a JSON string literal (the canonical escaping).
-fn quote(text: &str) -> String {
-    let mut out = Vec::with_capacity(text.len() + 2);
-    crate::canonical::write_string_bytes(&mut out, text);
-    String::from_utf8(out).expect("escaping keeps UTF-8")
 }

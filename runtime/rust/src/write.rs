@@ -8,8 +8,8 @@
 //! Strings are escaped as canonical JSON escapes them (which is also how
 //! serde_json and Python's `json` do); floats are laid out by [`float`].
 
-use crate::canonical::write_string_bytes;
 use crate::float;
+use crate::profile::write_string_bytes;
 use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use serde::ser::{self, Serialize};
 use std::fmt;

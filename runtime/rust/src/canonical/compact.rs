@@ -7,7 +7,7 @@
 //! twice, nesting past the reader's limit, anything unexpected) gives `None`,
 //! and the caller takes the reference route ([`super::canonicalize`]).
 
-use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::profile::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use std::cmp::Ordering;
 
 enum Node<'a> {

@@ -1,10 +1,10 @@
 use crate::pinned::{Document, Note, Schema};
 use serde_json::{json, Value};
 
-/// A validator for one document alone (its base below [`super::BASE`]).
+/// A validator for one document alone (its base below [`crate::pinned::BASE`]).
 fn build(document: &str, pointer: &str) -> Result<jsonschema::Validator, String> {
-    let base = format!("{}document.json", super::BASE);
-    super::build_in(&[(base.as_str(), document)], 0, pointer)
+    let base = format!("{}document.json", crate::pinned::BASE);
+    super::build_many(&[(base.as_str(), document)], 0, &[pointer])
 }
 
 /// The groups of the suite's not, if-then-else, contains, dependentSchemas and
@@ -141,7 +141,7 @@ fn a_document_known_by_two_uris_resolves_its_anchors() {
     let document = r##"{"$id": "https://example.com/a", "$ref": "#foo", "$defs": {"A": {"$anchor": "foo", "type": "integer"}}}"##;
     for _ in 0..40 {
         let built = std::panic::catch_unwind(|| {
-            let validator = super::build_in(&[("https://registry.concord.invalid/a.json", document)], 0, "").unwrap();
+            let validator = super::build_many(&[("https://registry.concord.invalid/a.json", document)], 0, &[""]).unwrap();
             (validator.is_valid(&json!(1)), validator.is_valid(&json!("x")))
         });
         assert_eq!(built.ok(), Some((true, false)));
@@ -149,7 +149,7 @@ fn a_document_known_by_two_uris_resolves_its_anchors() {
     // Either name reaches the document, an anchor of it too.
     let other = r##"{"properties": {"a": {"$ref": "https://example.com/a#foo"}, "b": {"$ref": "https://registry.concord.invalid/a.json#/$defs/A"}}}"##;
     let documents = [("https://registry.concord.invalid/b.json", other), ("https://registry.concord.invalid/a.json", document)];
-    let validator = super::build_in(&documents, 0, "").unwrap();
+    let validator = super::build_many(&documents, 0, &[""]).unwrap();
     assert!(validator.is_valid(&json!({"a": 1, "b": 2})));
     assert!(!validator.is_valid(&json!({"a": "x"})) && !validator.is_valid(&json!({"b": "x"})));
 }
