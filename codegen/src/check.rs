@@ -2,9 +2,9 @@
 //! collide in either language, and shapes no language can hold. Every problem
 //! is reported, with the place it comes from.
 
-use crate::emit::{python, rust};
 use crate::error::Errors;
 use crate::model::{self, Model, Shape, TypeId, TypeKind};
+use crate::naming::{python, rust};
 use std::collections::HashMap;
 
 /// How deeply arrays, maps, tuples, nullables and unions may nest inside one
@@ -28,12 +28,12 @@ pub fn check(model: &Model) -> Result<(), Errors> {
             TypeKind::Struct(fields) => {
                 let field_names =
                     |ident: fn(&str) -> String| fields.fields.iter().map(move |f| (f.json_name.as_str(), ident(&f.word), f.pointer.as_str())).collect();
-                let per_language = [("Rust", field_names(rust::ident::field)), ("Python", field_names(python::ident::field))];
+                let per_language = [("Rust", field_names(rust::field)), ("Python", field_names(python::field))];
                 collisions(model, id, "properties", "field", &per_language, &mut errors);
             }
             TypeKind::Enum(values) => {
                 let at = def.origin.pointer.as_str();
-                let variants = values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
+                let variants = values.iter().map(|v| (v.value.as_str(), rust::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
             TypeKind::Union(_) => {
@@ -53,7 +53,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
             TypeKind::OpenEnum(open) => {
                 // The catch-all's word is chosen apart from the values' words.
                 let at = def.origin.pointer.as_str();
-                let variants = open.values.iter().map(|v| (v.value.as_str(), rust::ident::type_name(&v.word), at)).collect();
+                let variants = open.values.iter().map(|v| (v.value.as_str(), rust::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
             TypeKind::TypedId(_) => {}
@@ -74,7 +74,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
 /// Two types of one module may not take the same name in either language;
 /// nor may two modules, nor two roots (re-exported side by side at the top).
 fn type_names(model: &Model, errors: &mut Errors) {
-    for (language, ident) in [("Rust", rust::ident::type_name as fn(&str) -> String), ("Python", python::ident::type_name)] {
+    for (language, ident) in [("Rust", rust::type_name as fn(&str) -> String), ("Python", python::type_name)] {
         let mut seen: HashMap<(usize, String), TypeId> = HashMap::new();
         let mut roots: HashMap<String, TypeId> = HashMap::new();
         for id in model.ids() {
@@ -106,7 +106,7 @@ fn type_names(model: &Model, errors: &mut Errors) {
     }
     let mut modules: HashMap<String, usize> = HashMap::new();
     for (index, module) in model.modules.iter().enumerate() {
-        let name = crate::emit::module_name(&module.word);
+        let name = crate::naming::module_name(&module.word);
         match modules.get(&name) {
             Some(first) => errors.push(
                 &module.file,

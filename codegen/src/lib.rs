@@ -21,6 +21,7 @@ pub mod emit;
 pub mod error;
 pub mod model;
 pub mod names;
+pub mod naming;
 pub mod registry;
 pub mod schema;
 
@@ -286,7 +287,7 @@ fn checked_file_name<'a>(name: &'a str, setting: &str) -> Result<&'a str, Errors
 
 /// Whether `name` may name a module of generated code in both languages.
 pub fn is_module_name(name: &str) -> bool {
-    names::snake(name) == name && emit::module_name(name) == name
+    names::snake(name) == name && naming::module_name(name) == name
 }
 
 /// Writes generated files below `out`, each one atomically.

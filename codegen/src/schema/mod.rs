@@ -434,7 +434,7 @@ impl Reader {
         // Names are made from keys and properties: two may come out alike
         // (`$defs/shapes/transform` and `$defs/Transform`); the later is numbered.
         let module = doc.module;
-        let unique = self.names[module].unique(name, crate::emit::type_name);
+        let unique = self.names[module].unique(name, crate::naming::type_name);
         if self.model.types.len() == MAX_TYPES && !self.too_many_types {
             self.too_many_types = true;
             self.errors.push(
@@ -463,7 +463,7 @@ impl Reader {
     /// recursive merges), so that no later type takes an id meant for another.
     fn forget_types_from(&mut self, doc: &mut Document, first: usize) {
         for def in self.model.types.drain(first..) {
-            self.names[def.module].release(&crate::emit::type_name(&def.name));
+            self.names[def.module].release(&crate::naming::type_name(&def.name));
         }
         doc.targets.retain(|_, id| id.0 < first);
         doc.pending.retain(|(id, _)| id.0 < first);

@@ -1,8 +1,9 @@
 //! Writes the model as a Python package of pydantic v2 models built on
 //! `concord_runtime.Model`.
 
-pub mod ident;
 mod layout;
+
+use crate::naming::python as ident;
 
 use crate::model::{self, Check, Choice, Field, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use layout::{assignment, LINE_WIDTH};
@@ -137,7 +138,7 @@ fn module(model: &Model, index: usize) -> String {
     // Each versioned envelope's versions, as constants (ADR 0005's SUPPORTED_..._VERSIONS).
     for id in model.ids().filter(in_module) {
         if let model::TypeKind::Struct(Struct { version: Some(version), .. }) = &model.get(id).kind {
-            let (all, current) = super::version_constants(&model.get(id).name);
+            let (all, current) = crate::naming::version_constants(&model.get(id).name);
             let listed: Vec<String> = version.supported.iter().map(i64::to_string).collect();
             let name = &model.get(id).name;
             let mut block = assignment(0, &all, Some("tuple[int, ...]"), Some(&format!("({},)", listed.join(", "))));
@@ -375,7 +376,7 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         // Before anything else, as the Rust bindings read it (ADR 0005).
         out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
         out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
-        let (all, _) = super::version_constants(&def.name);
+        let (all, _) = crate::naming::version_constants(&def.name);
         let call = format!("concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
         out.push_str(&layout::return_statement(8, &call));
     }

@@ -3,7 +3,8 @@
 //! `::concord_runtime` and the prelude, formatted by prettyplease.
 
 mod attributes;
-pub mod ident;
+
+use crate::naming::rust as ident;
 
 pub use attributes::{Attributes, Matched};
 
@@ -589,7 +590,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
     let (versions, read) = match &body.version {
         None => (quote! {}, quote! { ::concord_runtime::bind::read_object(deserializer) }),
         Some(version) => {
-            let (all, current) = super::version_constants(&def.name);
+            let (all, current) = crate::naming::version_constants(&def.name);
             let (all, current) = (format_ident!("{all}"), format_ident!("{current}"));
             let (supported, latest, field, type_name) = (
                 version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)),

@@ -78,9 +78,9 @@ pub fn reserves_type(word: &str) -> bool {
     KEYWORDS.contains(&word) || CLASS_ATTRIBUTES.contains(&word)
 }
 
-/// A class or alias: the name both languages give it (`crate::emit::type_name`).
+/// A class or alias: the name both languages give it (`super::type_name`).
 pub fn type_name(word: &str) -> String {
-    crate::emit::type_name(word)
+    super::type_name(word)
 }
 
 /// Whether a module may not take this name: a keyword, or a name the
@@ -89,7 +89,7 @@ pub fn reserves_module(word: &str) -> bool {
     KEYWORDS.contains(&word) || matches!(word, "typing" | "pydantic" | "concord_runtime")
 }
 
-/// A module: the name both languages give it (`crate::emit::module_name`).
+/// A module: the name both languages give it (`super::module_name`).
 pub fn module(word: &str) -> String {
-    crate::emit::module_name(word)
+    super::module_name(word)
 }

@@ -32,9 +32,9 @@ pub fn reserves_type(word: &str) -> bool {
     NOT_RAW.contains(&word) || PRELUDE.contains(&word) || STATICS.contains(&word)
 }
 
-/// A type or variant: the name both languages give it (`crate::emit::type_name`).
+/// A type or variant: the name both languages give it (`super::type_name`).
 pub fn type_name(word: &str) -> String {
-    crate::emit::type_name(word)
+    super::type_name(word)
 }
 
 /// Whether a module may not take this name.
@@ -42,9 +42,9 @@ pub fn reserves_module(word: &str) -> bool {
     KEYWORDS.contains(&word) || NOT_RAW.contains(&word)
 }
 
-/// A module: the name both languages give it (`crate::emit::module_name`).
+/// A module: the name both languages give it (`super::module_name`).
 pub fn module(word: &str) -> String {
-    crate::emit::module_name(word)
+    super::module_name(word)
 }
 
 /// The field that holds a growth point's unknown keys (or a typed map's
