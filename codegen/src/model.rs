@@ -172,9 +172,6 @@ pub struct Branch {
 /// serde and pydantic would each do their own way.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Choice {
-    /// Not decided yet: the reader's output, before `lower` looks at the
-    /// branches' types.
-    Undecided { exclusive: bool },
     /// Each branch is an object type that requires this property with its
     /// own constant string: the value of that property picks, wherever it
     /// stands in the object.

@@ -715,7 +715,6 @@ fn choice(choice: &Choice) -> String {
     match choice {
         Choice::Tag(tag) => format!("by its {tag:?} property"),
         Choice::JsonType => "by JSON type".to_owned(),
-        Choice::Undecided { .. } => "undecided".to_owned(),
     }
 }
 

@@ -9,7 +9,7 @@
 use super::guided::{self, Documents};
 use super::json::{Escape, Member, Node};
 use super::random::Rng;
-use concord_codegen::model::{Check, Choice, Model, Shape, Struct, TypeId, TypeKind, UnknownKeys};
+use concord_codegen::model::{Check, Model, Shape, Struct, TypeId, TypeKind, UnknownKeys};
 
 /// The strict profile's nesting limit (`concord_runtime::strict::MAX_DEPTH`).
 pub const MAX_DEPTH: usize = concord_runtime::strict::MAX_DEPTH;
@@ -177,11 +177,7 @@ impl<'m> Generator<'m> {
             }
             TypeKind::Alias(shape) => self.shape_inner(shape),
             TypeKind::Union(union) => {
-                // Only types whose choice is decided reach the emitters.
-                let branch = match &union.choice {
-                    Choice::Tag(_) | Choice::JsonType => self.rng.pick(&union.branches),
-                    Choice::Undecided { .. } => return self.any(),
-                };
+                let branch = self.rng.pick(&union.branches);
                 self.shape_inner(&branch.shape)
             }
         }

@@ -3,7 +3,7 @@
 
 use super::{Document, Keywords, Read, Reader};
 use crate::error::pointer_push;
-use crate::model::{Branch, Choice, Shape, Union};
+use crate::model::Shape;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -104,8 +104,7 @@ fn union_of(mut shapes: Vec<Shape>, exclusive: bool) -> Read {
     if shapes.len() == 1 {
         return Read::Shape(shapes.remove(0));
     }
-    let branches = shapes.into_iter().enumerate().map(|(index, shape)| Branch { word: format!("V{}", index + 1), shape, key: String::new() }).collect();
-    Read::Union(Union { branches, choice: Choice::Undecided { exclusive } })
+    Read::Union(super::lower::Pending { branches: shapes, exclusive })
 }
 
 /// How deep `allOf` parts and the `$ref`s among them may nest: a cycle of
@@ -199,7 +198,7 @@ impl Reader {
         let Some(id) = named else { return read };
         let name = self.model.types[id.0].name.clone();
         self.model.types[id.0].doc = super::doc_text(&merged);
-        self.model.types[id.0].kind = self.kind(doc, read, &name, pointer);
+        self.settle(doc, id, read, &name, pointer);
         Some(Read::Shape(Shape::Named(id)))
     }
 

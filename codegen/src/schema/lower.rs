@@ -6,36 +6,39 @@
 //! any JSON value, kept whole, which the assertion engine checks against
 //! the union in both languages.
 
-use crate::model::{Choice, Model, Shape, TypeId, TypeKind};
+use crate::model::{Branch, Choice, Model, Shape, TypeId, TypeKind, Union};
 use crate::names;
 use std::collections::BTreeSet;
 
+/// A union as the reader found it: its branches' shapes, and whether at
+/// most one may match (`oneOf`). Not in the model: it holds the type as any
+/// JSON value until [`unions`] decides.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub branches: Vec<Shape>,
+    pub exclusive: bool,
+}
+
 const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
-pub fn unions(model: &mut Model) {
-    for id in model.ids().collect::<Vec<_>>() {
-        let TypeKind::Union(union) = &model.get(id).kind else { continue };
-        let Choice::Undecided { exclusive } = union.choice else { continue };
-        let decided =
-            tag(model, id).map(|(property, keys)| (Choice::Tag(property), keys)).or_else(|| by_type(model, id, exclusive).map(|keys| (Choice::JsonType, keys)));
-        let def = model.get(id);
+pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>) {
+    for (id, pending) in unions {
+        let decided = tag(model, &pending.branches)
+            .map(|(property, keys)| (Choice::Tag(property), keys))
+            .or_else(|| by_type(model, &pending.branches, pending.exclusive).map(|keys| (Choice::JsonType, keys)));
         let Some((choice, keys)) = decided else {
-            // No branch can be named by the value: bound as any JSON value, kept
-            // whole, and the assertion engine checks it against the union.
-            let module = def.module;
-            model.types[id.0].kind = TypeKind::Alias(Shape::Any);
+            // No branch can be named by the value: bound as any JSON value (as
+            // the reader left it), kept whole, and the assertion engine checks
+            // it against the union.
+            let module = model.get(id).module;
             model.modules[module].needs_engine = true;
             continue;
         };
-        let TypeKind::Union(union) = &mut model.types[id.0].kind else { unreachable!() };
-        union.choice = choice;
         // Two keys may make one word (`a-b`, `a_b`): a key that already is its
         // variant name keeps it, a rewritten one is numbered.
         let words = names::unique_words(keys.iter().map(String::as_str), |key| names::pascal(key, "V"));
-        for ((branch, key), word) in union.branches.iter_mut().zip(keys).zip(words) {
-            branch.word = word;
-            branch.key = key;
-        }
+        let branches = pending.branches.into_iter().zip(keys).zip(words).map(|((shape, key), word)| Branch { word, shape, key }).collect();
+        model.types[id.0].kind = TypeKind::Union(Union { branches, choice });
     }
 }
 
@@ -58,12 +61,10 @@ fn resolve<'a>(model: &'a Model, mut shape: &'a Shape) -> &'a Shape {
 
 /// The property every branch requires with its own constant string, and
 /// each branch's value of it.
-fn tag(model: &Model, id: TypeId) -> Option<(String, Vec<String>)> {
-    let TypeKind::Union(union) = &model.get(id).kind else { return None };
-    let structs: Vec<_> = union
-        .branches
+fn tag(model: &Model, branches: &[Shape]) -> Option<(String, Vec<String>)> {
+    let structs: Vec<_> = branches
         .iter()
-        .map(|branch| match resolve(model, &branch.shape) {
+        .map(|branch| match resolve(model, branch) {
             Shape::Named(id) => match &model.get(*id).kind {
                 TypeKind::Struct(body) => Some(body),
                 _ => None,
@@ -91,11 +92,10 @@ fn tag(model: &Model, id: TypeId) -> Option<(String, Vec<String>)> {
 /// Each branch's JSON type, when no two branches share one. `integer` and
 /// `number` may stand side by side in an `anyOf` (an integer goes to the
 /// `integer` branch); in a `oneOf` an integer would match both.
-fn by_type(model: &Model, id: TypeId, exclusive: bool) -> Option<Vec<String>> {
-    let TypeKind::Union(union) = &model.get(id).kind else { return None };
+fn by_type(model: &Model, branches: &[Shape], exclusive: bool) -> Option<Vec<String>> {
     let mut keys = Vec::new();
-    for branch in &union.branches {
-        let key = match resolve(model, &branch.shape) {
+    for branch in branches {
+        let key = match resolve(model, branch) {
             Shape::Null => "null",
             Shape::Bool => "boolean",
             Shape::Integer => "integer",

@@ -20,7 +20,7 @@ mod reference;
 mod scalar;
 
 use crate::error::{pointer_push, Errors};
-use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind, Union};
+use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind};
 use crate::names;
 use crate::registry::{Registry, SchemaFile};
 use concord_runtime::strict::JsonError;
@@ -85,6 +85,7 @@ pub fn read_all(registry: &Registry) -> Reading {
         depth: 0,
         too_many_types: false,
         merging: Vec::new(),
+        unions: Vec::new(),
     };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
@@ -118,7 +119,7 @@ pub fn read_all(registry: &Registry) -> Reading {
     for module in reading_order(&reader.model) {
         reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
-    lower::unions(&mut reader.model);
+    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions));
     // An entry whose records hold another entry's types needs the engine when
     // that one does: its records' own check then covers theirs.
     loop {
@@ -169,6 +170,9 @@ struct Reader {
     /// The merged `allOf` schemas being read, one inside the other (see
     /// `compose::read_merged`).
     merging: Vec<Merging>,
+    /// The unions read, each any JSON value in the model until `lower`
+    /// decides how its branches are told apart, once every type is read.
+    unions: Vec<(TypeId, lower::Pending)>,
 }
 
 /// A merged schema being read: its module and text, where and under which
@@ -228,7 +232,7 @@ enum Read {
     /// `type: [X, "null"]`.
     Nullable(Box<Read>),
     /// `oneOf`/`anyOf` or a `type` list, its choice decided by `lower`.
-    Union(Union),
+    Union(lower::Pending),
     /// Another named type of its own (an open enum, a typed id).
     Kind(TypeKind),
 }
@@ -399,35 +403,35 @@ impl Reader {
         let is_root = pointer.is_empty();
         self.model.types[id.0].doc = doc_text(schema);
         let read = self.read(doc, schema, pointer, &name, is_root);
-        self.model.types[id.0].kind = self.kind(doc, read, &name, pointer);
+        self.settle(doc, id, read, &name, pointer);
     }
 
-    /// What a schema read as the named type `name` (at `pointer`) is.
-    fn kind(&mut self, doc: &Document, read: Option<Read>, name: &str, pointer: &str) -> TypeKind {
-        match read {
+    /// Gives the named type `id` (called `name`, at `pointer`) what was
+    /// read for it: nothing read is any JSON value.
+    fn settle(&mut self, doc: &Document, id: TypeId, read: Option<Read>, name: &str, pointer: &str) {
+        let kind = match read {
+            None => TypeKind::Alias(Shape::Any),
             Some(Read::Struct(body)) => TypeKind::Struct(body),
             Some(Read::Enum(values)) => TypeKind::Enum(values),
-            Some(Read::Union(union)) => TypeKind::Union(union),
             Some(Read::Shape(shape)) => TypeKind::Alias(shape),
             Some(Read::Kind(kind)) => kind,
+            // Any JSON value until `lower` decides how its branches are told apart.
+            Some(Read::Union(union)) => {
+                self.unions.push((id, union));
+                TypeKind::Alias(Shape::Any)
+            }
             Some(Read::Nullable(inner)) => match *inner {
                 Read::Shape(shape) => TypeKind::Alias(Shape::Nullable(Box::new(shape))),
                 inner => {
                     // A nullable object or enum: the named type is the
                     // non-null part, and the alias adds the null.
                     let inner_id = self.declare(&format!("{name}Value"), doc, pointer, false);
-                    self.model.types[inner_id.0].kind = match inner {
-                        Read::Struct(body) => TypeKind::Struct(body),
-                        Read::Enum(values) => TypeKind::Enum(values),
-                        Read::Union(union) => TypeKind::Union(union),
-                        Read::Kind(kind) => kind,
-                        _ => unreachable!("read nests Nullable once"),
-                    };
+                    self.settle(doc, inner_id, Some(inner), &format!("{name}Value"), pointer);
                     TypeKind::Alias(Shape::Nullable(Box::new(Shape::Named(inner_id))))
                 }
             },
-            None => TypeKind::Alias(Shape::Any),
-        }
+        };
+        self.model.types[id.0].kind = kind;
     }
 
     fn declare(&mut self, name: &str, doc: &Document, pointer: &str, is_root: bool) -> TypeId {
@@ -479,12 +483,8 @@ impl Reader {
     fn shape(&mut self, doc: &mut Document, schema: &Value, pointer: &str, hint: &str) -> Option<Shape> {
         let read = self.read(doc, schema, pointer, hint, false)?;
         let named = |reader: &mut Reader, read| match read {
-            Read::Struct(body) => reader.named(doc, schema, pointer, hint, TypeKind::Struct(body)),
-            Read::Enum(values) => reader.named(doc, schema, pointer, hint, TypeKind::Enum(values)),
-            Read::Union(union) => reader.named(doc, schema, pointer, hint, TypeKind::Union(union)),
             Read::Shape(shape) => shape,
-            Read::Kind(kind) => reader.named(doc, schema, pointer, hint, kind),
-            Read::Nullable(_) => unreachable!("read nests Nullable once"),
+            read => reader.named(doc, schema, pointer, hint, read),
         };
         Some(match read {
             Read::Nullable(inner) => Shape::Nullable(Box::new(named(self, *inner))),
@@ -492,10 +492,11 @@ impl Reader {
         })
     }
 
-    fn named(&mut self, doc: &Document, schema: &Value, pointer: &str, hint: &str, kind: TypeKind) -> Shape {
+    /// A named type for what was read at `pointer`, inline in its parent.
+    fn named(&mut self, doc: &Document, schema: &Value, pointer: &str, hint: &str, read: Read) -> Shape {
         let id = self.declare(hint, doc, pointer, false);
         self.model.types[id.0].doc = doc_text(schema);
-        self.model.types[id.0].kind = kind;
+        self.settle(doc, id, Some(read), hint, pointer);
         Shape::Named(id)
     }
 

@@ -302,7 +302,6 @@ fn union_type(model: &Model, body: &Union, pending: &[String]) -> String {
     let discriminator = match &body.choice {
         Choice::Tag(property) => format!("concord_runtime.unions.tag({}, ({keys}))", string_literal(property)),
         Choice::JsonType => format!("concord_runtime.unions.json_type(({keys}))"),
-        Choice::Undecided { .. } => unreachable!("lower decides every union"),
     };
     // Each branch inside `Annotated`, so that a quoted forward reference never stands beside `|`.
     format!("typing.Annotated[{}, pydantic.Discriminator({discriminator})]", branches.join(" | "))

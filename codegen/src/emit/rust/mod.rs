@@ -278,7 +278,6 @@ fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Compone
     let choose = match &body.choice {
         Choice::Tag(property) => quote! { bind::tag(&__value, #property, &[#(#keys),*])? },
         Choice::JsonType => quote! { bind::json_type(&__value, &[#(#keys),*])? },
-        Choice::Undecided { .. } => unreachable!("lower decides every union"),
     };
     let last = variants.len() - 1;
     let arms = variants.iter().zip(&body.branches).enumerate().map(|(index, (variant, branch))| {
