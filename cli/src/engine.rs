@@ -25,7 +25,7 @@ pub fn check(model: &Model, errors: &mut Errors) {
             model.documents(index).into_iter().map(|other| (model.modules[other].base.clone(), model.modules[other].text.clone())).collect();
         let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
         // Every pinned record type: those with a place of their own in the document.
-        let pointers: Vec<&str> = model.types.iter().filter(|def| def.module == index && def.pinned).map(|def| def.origin.pointer.as_str()).collect();
+        let pointers: Vec<&str> = model.types.iter().filter(|def| def.module == index && def.pinned()).map(|def| def.origin.pointer.as_str()).collect();
         // No records (a document refused before any type was read): nothing to check.
         if pointers.is_empty() {
             continue;

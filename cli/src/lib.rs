@@ -49,10 +49,10 @@ impl RecordSchema {
     pub fn find(model: &Model, name: &str) -> Result<RecordSchema, Errors> {
         let found = model.ids().find(|&id| {
             let def = model.get(id);
-            def.pinned && (model.label(id) == name || (def.is_root && def.name == name))
+            def.pinned() && (model.label(id) == name || (def.is_root && def.name == name))
         });
         let Some(id) = found else {
-            let names: Vec<String> = model.ids().filter(|&id| model.get(id).is_root && model.get(id).pinned).map(|id| model.get(id).name.clone()).collect();
+            let names: Vec<String> = model.ids().filter(|&id| model.get(id).is_root && model.get(id).pinned()).map(|id| model.get(id).name.clone()).collect();
             let message = format!("no record type of that name in the registry (a root: {}; or any record type as Entry.Type)", names.join(", "));
             return Err(Errors::one(Path::new(name), "", message));
         };

@@ -403,7 +403,7 @@ pub fn harness_main(model: &Model) -> String {
         // keeps the binary's `pub use`s from being unused).
         let path = emit::rust::record_path(model, id);
         let path = if def.is_root { format!("bindings::{}", path.rsplit("::").next().unwrap_or(&path)) } else { format!("bindings::{path}") };
-        let answer = if def.pinned { format!("validated::<{path}>(&bytes, roundtrip::<{path}>(&bytes))") } else { format!("roundtrip::<{path}>(&bytes)") };
+        let answer = if def.pinned() { format!("validated::<{path}>(&bytes, roundtrip::<{path}>(&bytes))") } else { format!("roundtrip::<{path}>(&bytes)") };
         arms.push_str(&format!("            {names} => {answer},\n"));
     }
     HARNESS_MAIN.replace("            // ARMS\n", &arms)

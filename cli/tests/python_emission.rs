@@ -1,7 +1,7 @@
 //! The Python package's shape at scale: every type defined after the types
 //! it names, deep chains that import, and names pydantic treats specially.
 
-use concord_codegen::model::{Field, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use concord_codegen::model::{Field, Model, Module, Origin, Pinning, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -102,8 +102,7 @@ fn alias(name: &str, shape: Shape) -> TypeDef {
         schema_digest: "sha256:0".to_owned(),
         is_root: false,
         module: 0,
-        asserted: false,
-        pinned: false,
+        pinning: Pinning::None,
         kind: TypeKind::Alias(shape),
     }
 }
@@ -122,7 +121,6 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
         word: "chain".to_owned(),
         file: "chain.schema.json".into(),
         root: None,
-        needs_engine: false,
         text: String::new(),
         digest: String::new(),
         base: String::new(),
@@ -137,7 +135,7 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
         pointer: "/properties/start".to_owned(),
     };
     let mut root = alias("Root", Shape::Any);
-    root.kind = TypeKind::Struct(Struct { fields: vec![field], unknown_keys: UnknownKeys::Drop, checks: vec![], version: None });
+    root.kind = TypeKind::Struct(Struct { fields: vec![field], unknown_keys: UnknownKeys::Drop, property_count: None, version: None });
     model.types.push(root);
     for link in 0..LENGTH {
         let next = if link + 1 < LENGTH { Shape::Named(TypeId(link + 2)) } else { Shape::String };

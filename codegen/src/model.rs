@@ -29,10 +29,6 @@ pub struct Module {
     pub file: PathBuf,
     /// The entry's root type; `None` for a document of `$defs` only.
     pub root: Option<TypeId>,
-    /// Whether the document holds keywords no type expresses: its record
-    /// types are then also checked against their place in it by the
-    /// assertion engine, in both languages.
-    pub needs_engine: bool,
     /// The pinned schema text.
     pub text: String,
     /// The text's pinned digest (`sha256:<hex>`).
@@ -121,15 +117,36 @@ pub struct TypeDef {
     pub is_root: bool,
     /// The index of its module in [`Model::modules`].
     pub module: usize,
-    /// Whether reading a record of it also runs the assertion engine on its
-    /// place in the pinned schema (its module needs the engine, and its
-    /// origin is a location of the document, not one a merge made).
-    pub asserted: bool,
-    /// Whether the type has a place of its own in its document (a merge or
-    /// a union may make types that have none): then its schema is pinned with
-    /// the bindings and can validate a value (`Pinned` in Rust, `SCHEMA` in Python).
-    pub pinned: bool,
+    /// What the type does with its place in the pinned schema.
+    pub pinning: Pinning,
     pub kind: TypeKind,
+}
+
+/// What a type does with the pinned schema: the engine's one use of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pinning {
+    /// No place of its own in its document (a merge or a union made it):
+    /// the records around it carry the schema.
+    #[default]
+    None,
+    /// A record type with a place of its own: its schema travels with the
+    /// bindings and validates a value (`Pinned` in Rust, `SCHEMA` in Python).
+    Pinned,
+    /// Pinned, and reading a record also runs the assertion engine on its
+    /// place, for what no type of its module expresses (`not`, `if`, ...).
+    Asserted,
+}
+
+impl TypeDef {
+    /// Whether its schema travels with the bindings (`Pinned`, `SCHEMA`).
+    pub fn pinned(&self) -> bool {
+        self.pinning != Pinning::None
+    }
+
+    /// Whether reading a record of it also runs the assertion engine.
+    pub fn asserted(&self) -> bool {
+        self.pinning == Pinning::Asserted
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -202,10 +219,26 @@ pub struct EnumValue {
 pub struct Struct {
     pub fields: Vec<Field>,
     pub unknown_keys: UnknownKeys,
-    /// Assertions on the whole object (`minProperties`, `maxProperties`).
-    pub checks: Vec<Check>,
+    /// How many keys the object may have (`minProperties`, `maxProperties`),
+    /// counting every key of the input, dropped ones too.
+    pub property_count: Option<Count>,
     /// `x-version-field`: the property that holds the envelope's version.
     pub version: Option<Version>,
+}
+
+/// Bounds on a count, inclusive; a `min` of 0 is left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+}
+
+impl Struct {
+    /// The object's own assertions as checks, for what compares them with
+    /// those of other shapes (`concord diff`, the fuzzer).
+    pub fn checks(&self) -> Vec<Check> {
+        self.property_count.iter().map(|count| Check::Properties { min: count.min, max: count.max }).collect()
+    }
 }
 
 /// An envelope's version (`x-version-field`): read before anything else;

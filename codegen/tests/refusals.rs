@@ -264,7 +264,7 @@ fn subschemas_only_the_engine_reads_are_held_to_the_keyword_table() {
         })),
     )]);
     let model = concord_codegen::load(Registry::new(&[("Root", object(json!({"a": {"not": {"maxLength": 2}}})))]).path()).unwrap();
-    assert!(model.modules[0].needs_engine, "`not` makes the module's records go through the engine");
+    assert!(model.get(model.modules[0].root.unwrap()).asserted(), "`not` makes the module's records go through the engine");
     assert_has(
         &registry.errors(),
         &[
@@ -331,7 +331,7 @@ fn all_of_parts_that_conflict_leave_the_engine_to_check_and_a_cycle_is_refused()
     let typed = json!({"$schema": DRAFT, "allOf": [{"type": "object"}, {"type": "array"}]});
     let conflicts = Registry::new(&[("Closed", closed), ("Typed", typed)]);
     let model = concord_codegen::load(conflicts.path()).unwrap();
-    assert!(model.modules.iter().all(|module| module.needs_engine), "the engine checks what the merged types leave out");
+    assert!(model.modules.iter().all(|module| model.get(module.root.unwrap()).asserted()), "the engine checks what the merged types leave out");
     let closed_root = model.modules[0].root.unwrap();
     let concord_codegen::model::TypeKind::Struct(body) = &model.get(closed_root).kind else { panic!() };
     assert!(matches!(body.unknown_keys, concord_codegen::model::UnknownKeys::Drop), "the merged type is open, never stricter than the schema");
@@ -407,9 +407,26 @@ fn a_union_no_value_names_the_branch_of_is_any_value_checked_by_the_engine() {
         object(json!({"either": {"oneOf": [{"type": "object", "properties": {"a": {}}}, {"type": "object", "properties": {"b": {}}}]}})),
     )]);
     let model = concord_codegen::load(registry.path()).unwrap();
-    assert!(model.modules[0].needs_engine);
+    assert!(model.get(model.modules[0].root.unwrap()).asserted());
     let either = model.types.iter().find(|t| t.name == "RootEither").unwrap();
     assert!(matches!(either.kind, concord_codegen::model::TypeKind::Alias(concord_codegen::model::Shape::Any)), "{either:?}");
+}
+
+/// Found by the generator fuzzer: a union read inside a tuple's elements,
+/// whose types the reader then forgets (a tuple holds plain shapes only),
+/// was still decided later, at an index no type had any more.
+#[test]
+fn a_union_the_reader_forgets_is_not_decided_later() {
+    let tuple = json!({"type": "array", "prefixItems": [{}, {"anyOf": [{"type": "string"}, {"type": "integer"}]}], "items": false, "minItems": 2});
+    let registry = Registry::new(&[("Root", json!({"$schema": DRAFT, "$defs": {"Pair": {"type": "object", "properties": {"pair": tuple}}}}))]);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let pair = model.types.iter().find(|t| t.name == "Pair").unwrap();
+    let concord_codegen::model::TypeKind::Struct(body) = &pair.kind else { panic!("{pair:?}") };
+    assert!(
+        matches!(&body.fields[0].shape, concord_codegen::model::Shape::Checked(inner, _) if matches!(**inner, concord_codegen::model::Shape::Array(_))),
+        "an array, not a tuple: {:?}",
+        body.fields[0].shape
+    );
 }
 
 /// Found trying concord as a new user would (issue 8): `pin` panicked on an

@@ -263,7 +263,7 @@ impl<'m> Walk<'m> {
     fn structs(&mut self, old: &Struct, new: &Struct, at: &At, old_file: &Path) {
         self.policy(&old.unknown_keys, &new.unknown_keys, at);
         // `minProperties`/`maxProperties`.
-        self.bounds(&old.checks, &new.checks, at);
+        self.bounds(&old.checks(), &new.checks(), at);
         if let (UnknownKeys::Typed(x), UnknownKeys::Typed(y)) = (&old.unknown_keys, &new.unknown_keys) {
             self.shapes(x, y, &At { path: format!("{}/*", at.path), ..at.clone() });
         }

@@ -146,7 +146,7 @@ impl<'m> Generator<'m> {
         }
         let model = self.model;
         let def = model.get(id);
-        if def.asserted && self.rng.one_in(2) {
+        if def.asserted() && self.rng.one_in(2) {
             // What the engine checks beside the type, the type's generator does not know.
             if let Some(node) = self.guided(def.module, &def.origin.pointer) {
                 return node;
@@ -206,7 +206,7 @@ impl<'m> Generator<'m> {
             });
             members.push(Member { key: field.json_name.clone(), escape: self.escape(), value });
         }
-        let (min, max) = count_bounds(&body.checks, false);
+        let (min, max) = count_bounds(&body.checks(), false);
         let declared: Vec<&str> = body.fields.iter().map(|field| field.json_name.as_str()).collect();
         let wanted = match &body.unknown_keys {
             UnknownKeys::Refuse => 0,

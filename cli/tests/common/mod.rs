@@ -72,8 +72,14 @@ pub fn install_from_a_deleted_copy(scratch: &Path) -> PathBuf {
     root.join("bin/concord")
 }
 
-/// Builds the wheels (`scripts/wheels`) into `dir`.
+/// Builds the wheels (`scripts/wheels`) into `dir`. One build at a time:
+/// maturin stages each binary at one path of the workspace's target folder,
+/// so two tests building at once (nextest runs them as processes) raced.
 pub fn wheels(dir: &Path) -> PathBuf {
+    let target = workspace().join("target");
+    std::fs::create_dir_all(&target).unwrap();
+    let lock = std::fs::File::create(target.join("concord-wheels.lock")).unwrap();
+    lock.lock().unwrap();
     run_ok(Command::new(workspace().join("scripts/wheels")).arg(dir).env("CONCORD_PYTHON", python()));
     dir.to_path_buf()
 }

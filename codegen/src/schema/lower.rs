@@ -21,7 +21,7 @@ pub struct Pending {
 
 const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
-pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>) {
+pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool]) {
     for (id, pending) in unions {
         let decided = tag(model, &pending.branches)
             .map(|(property, keys)| (Choice::Tag(property), keys))
@@ -30,8 +30,7 @@ pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>) {
             // No branch can be named by the value: bound as any JSON value (as
             // the reader left it), kept whole, and the assertion engine checks
             // it against the union.
-            let module = model.get(id).module;
-            model.modules[module].needs_engine = true;
+            needs_engine[model.get(id).module] = true;
             continue;
         };
         // Two keys may make one word (`a-b`, `a_b`): a key that already is its

@@ -20,7 +20,7 @@ mod reference;
 mod scalar;
 
 use crate::error::{pointer_push, Errors};
-use crate::model::{EnumValue, Model, Module, Origin, Shape, Struct, TypeDef, TypeId, TypeKind};
+use crate::model::{EnumValue, Model, Module, Origin, Pinning, Shape, Struct, TypeDef, TypeId, TypeKind};
 use crate::names;
 use crate::registry::{Registry, SchemaFile};
 use concord_runtime::strict::JsonError;
@@ -86,6 +86,7 @@ pub fn read_all(registry: &Registry) -> Reading {
         too_many_types: false,
         merging: Vec::new(),
         unions: Vec::new(),
+        needs_engine: Vec::new(),
     };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
@@ -105,7 +106,6 @@ pub fn read_all(registry: &Registry) -> Reading {
             word: names::snake(&schema.name),
             file: schema.file.clone(),
             root: None,
-            needs_engine: false,
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
             digest: schema.digest.clone(),
             base: reader.bases[module].clone(),
@@ -113,41 +113,31 @@ pub fn read_all(registry: &Registry) -> Reading {
         });
         reader.targets.push(HashMap::new());
         reader.names.push(names::Numbering::default());
+        reader.needs_engine.push(false);
     }
     // The entries an entry refers to are read before it, where no cycle
     // forbids: then its `$ref`s into them are their types.
     for module in reading_order(&reader.model) {
         reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
-    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions));
-    // An entry whose records hold another entry's types needs the engine when
-    // that one does: its records' own check then covers theirs.
-    loop {
-        let needy: Vec<usize> = (0..reader.model.modules.len())
-            .filter(|&m| !reader.model.modules[m].needs_engine && reader.model.documents(m).iter().any(|&o| reader.model.modules[o].needs_engine))
-            .collect();
-        if needy.is_empty() {
-            break;
-        }
-        for m in needy {
-            reader.model.modules[m].needs_engine = true;
-        }
-    }
-    pin_records(&mut reader.model);
+    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.needs_engine);
+    pin_records(&mut reader.model, &reader.needs_engine);
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
 }
 
 /// Every record type with a place of its own in its document is pinned
 /// (`validate` exists for it: its schema is a subschema there), and runs
-/// the engine when read if its module needs it. A type a merge or a union
-/// made has no place, and the records around it are checked.
-fn pin_records(model: &mut Model) {
+/// the engine when read if its module needs it, or any module its `$ref`s
+/// reach does (its records' check then covers the types they hold). A type
+/// a merge or a union made has no place, and the records around it are
+/// checked.
+fn pin_records(model: &mut Model, needs_engine: &[bool]) {
+    let asserted: Vec<bool> = (0..model.modules.len()).map(|module| model.documents(module).iter().any(|&other| needs_engine[other])).collect();
     let texts: Vec<Option<Value>> = model.modules.iter().map(|module| serde_json::from_str(&module.text).ok()).collect();
     for def in &mut model.types {
         let placed = texts[def.module].as_ref().is_some_and(|text| text.pointer(&def.origin.pointer).is_some());
         if placed && (def.is_root || matches!(def.kind, TypeKind::Struct(_))) {
-            def.pinned = true;
-            def.asserted = model.modules[def.module].needs_engine;
+            def.pinning = if asserted[def.module] { Pinning::Asserted } else { Pinning::Pinned };
         }
     }
 }
@@ -170,6 +160,9 @@ struct Reader {
     /// The merged `allOf` schemas being read, one inside the other (see
     /// `compose::read_merged`).
     merging: Vec<Merging>,
+    /// Whether each module holds keywords no type expresses: then its
+    /// records are also checked by the assertion engine when read.
+    needs_engine: Vec<bool>,
     /// The unions read, each any JSON value in the model until `lower`
     /// decides how its branches are told apart, once every type is read.
     unions: Vec<(TypeId, lower::Pending)>,
@@ -327,18 +320,32 @@ impl Reader {
         if older {
             let id = self.declare(&schema.name, &doc, "", true);
             self.model.modules[module].root = Some(id);
-            self.model.modules[module].needs_engine = true;
+            self.needs_engine[module] = true;
             return;
         }
 
+        // A root that is only a `$ref` to one of its definitions (`"$ref":
+        // "#/$defs/Bom"`) is that type, under the entry's name: the name is
+        // taken first, as a root's is, and given to the definition.
+        let definitions: Vec<String> = ["$defs", "definitions"]
+            .iter()
+            .filter_map(|place| root.get(*place).and_then(Value::as_object).map(|defs| (place, defs)))
+            .flat_map(|(place, defs)| defs.keys().map(move |key| pointer_push(&format!("/{place}"), key)))
+            .collect();
+        let root_is_a_definition = plain_reference(root).filter(|pointer| definitions.contains(pointer));
         // The root type; for a document of `$defs` only, whose root asserts
         // nothing, it is any JSON value, and the definitions are the module's types.
-        let root_id = Some({
-            let id = self.declare(&schema.name, &doc, "", true);
-            doc.targets.insert(String::new(), id);
-            id
-        });
-        self.model.modules[module].root = root_id;
+        let root_id = match &root_is_a_definition {
+            Some(_) => {
+                self.names[module].unique(&schema.name, crate::naming::type_name);
+                None
+            }
+            None => {
+                let id = self.declare(&schema.name, &doc, "", true);
+                doc.targets.insert(String::new(), id);
+                Some(id)
+            }
+        };
         for place in ["$defs", "definitions"] {
             match root.get(place) {
                 None => {}
@@ -353,28 +360,19 @@ impl Reader {
                 Some(_) => self.errors.push(file, format!("/{place}"), format!("`{place}` must be an object of schemas")),
             }
         }
-        match (root_id, plain_reference(root).and_then(|pointer| doc.targets.get(&pointer).copied())) {
-            // A root that is only a `$ref` to one of its definitions (`"$ref":
-            // "#/$defs/Bom"`) is that type, under the entry's name.
-            (Some(id), Some(target)) if target != id => {
-                doc.targets.remove("");
-                self.model.types.remove(id.0);
-                let shift = |type_id: TypeId| TypeId(type_id.0 - 1);
-                for value in doc.targets.values_mut() {
-                    *value = shift(*value);
-                }
-                for (pending, _) in &mut doc.pending {
-                    *pending = shift(*pending);
-                }
-                let target = shift(target);
+        match (root_id, root_is_a_definition.and_then(|pointer| doc.targets.get(&pointer).copied())) {
+            (Some(id), _) => {
+                self.model.modules[module].root = Some(id);
+                self.define(&mut doc, id, "");
+            }
+            (None, Some(target)) => {
                 doc.targets.insert(String::new(), target);
                 let def = &mut self.model.types[target.0];
                 def.name = schema.name.clone();
                 def.is_root = true;
                 self.model.modules[module].root = Some(target);
             }
-            (Some(id), _) => self.define(&mut doc, id, ""),
-            (None, _) => {}
+            (None, None) => {}
         }
         // Definitions first, in their order, then the locations `$ref`s name as they are met.
         let mut next = 0;
@@ -384,7 +382,7 @@ impl Reader {
             next += 1;
         }
         if doc.engine {
-            self.model.modules[module].needs_engine = true;
+            self.needs_engine[module] = true;
         }
         self.targets[module] = std::mem::take(&mut doc.targets);
     }
@@ -454,8 +452,7 @@ impl Reader {
             schema_digest: doc.digest.to_owned(),
             is_root,
             module: doc.module,
-            asserted: false,
-            pinned: false,
+            pinning: Pinning::None,
             kind: TypeKind::Alias(Shape::Any),
         });
         TypeId(self.model.types.len() - 1)
@@ -471,6 +468,7 @@ impl Reader {
         }
         doc.targets.retain(|_, id| id.0 < first);
         doc.pending.retain(|(id, _)| id.0 < first);
+        self.unions.retain(|(id, _)| id.0 < first);
         for merging in &mut self.merging {
             if merging.named.is_some_and(|id| id.0 >= first) {
                 merging.named = None;

@@ -6,7 +6,7 @@ use super::keywords::VERSION_FIELD;
 use super::scalar::checked;
 use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
 use crate::error::pointer_push;
-use crate::model::{Check, Field, Shape, Struct, UnknownKeys, Version};
+use crate::model::{Check, Count, Field, Shape, Struct, UnknownKeys, Version};
 use crate::names;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -23,8 +23,7 @@ impl Reader {
             }
         };
         let (min, max) = (self.count(file, schema, "minProperties"), self.count(file, schema, "maxProperties"));
-        let checks: Vec<Check> =
-            if min.is_some_and(|min| min > 0) || max.is_some() { vec![Check::Properties { min: min.filter(|min| *min > 0), max }] } else { vec![] };
+        let property_count = (min.is_some_and(|min| min > 0) || max.is_some()).then(|| Count { min: min.filter(|min| *min > 0), max });
         let additional = match (schema.take("additionalProperties"), schema.take("unevaluatedProperties")) {
             // `additionalProperties` evaluates every other key: `unevaluatedProperties`
             // beside it can only refuse what it refuses; the engine checks it.
@@ -78,11 +77,11 @@ impl Reader {
             }
             return Some(match unknown_keys {
                 // A growth point with no properties: every key is kept.
-                _ if growth_point => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Keep, checks, version: None }),
+                _ if growth_point => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Keep, property_count, version: None }),
                 // Free-form data: every key is the data, nothing is unknown.
-                UnknownKeys::Drop | UnknownKeys::Keep => Read::Shape(checked(Shape::Map(Box::new(Shape::Any)), checks)),
-                UnknownKeys::Typed(values) => Read::Shape(checked(Shape::Map(Box::new(values)), checks)),
-                UnknownKeys::Refuse => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Refuse, checks, version: None }),
+                UnknownKeys::Drop | UnknownKeys::Keep => Read::Shape(checked(Shape::Map(Box::new(Shape::Any)), map_checks(property_count))),
+                UnknownKeys::Typed(values) => Read::Shape(checked(Shape::Map(Box::new(values)), map_checks(property_count))),
+                UnknownKeys::Refuse => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Refuse, property_count, version: None }),
             });
         };
         let unknown_keys = if growth_point { UnknownKeys::Keep } else { unknown_keys };
@@ -109,7 +108,7 @@ impl Reader {
             Some(field) => Some(self.version(file, &schema.at(VERSION_FIELD), field, properties, &fields)?),
             None => None,
         };
-        Some(Read::Struct(Struct { fields, unknown_keys, checks, version }))
+        Some(Read::Struct(Struct { fields, unknown_keys, property_count, version }))
     }
 
     /// `x-version-field`: a required property of this object, an integer
@@ -188,4 +187,9 @@ fn without_integer_values(property: &Value) -> Option<Value> {
     object.remove("enum");
     object.remove("const");
     Some(Value::Object(object))
+}
+
+/// A map's key count, as the check its shape carries.
+fn map_checks(count: Option<Count>) -> Vec<Check> {
+    count.map(|count| Check::Properties { min: count.min, max: count.max }).into_iter().collect()
 }

@@ -42,7 +42,7 @@ fn schemas(model: &Model) -> String {
     out.push_str(")\n");
     // What `python -m concord_runtime validate` names, as `concord validate` does.
     out.push_str("\nRECORDS: dict[str, str] = {\n");
-    for id in model.ids().filter(|id| model.get(*id).pinned) {
+    for id in model.ids().filter(|id| model.get(*id).pinned()) {
         let path = string_literal(&record_path(model, id));
         let mut names = vec![model.label(id)];
         if model.get(id).is_root {
@@ -162,7 +162,7 @@ fn module(model: &Model, index: usize) -> String {
     // No `from __future__ import annotations`: every annotation but those in
     // a cycle can be evaluated where it stands, which spares pydantic
     // compiling each one from a string at import.
-    let pinned = model.ids().any(|id| model.get(id).module == index && model.get(id).pinned);
+    let pinned = model.ids().any(|id| model.get(id).module == index && model.get(id).pinned());
     if pinned {
         let documents: Vec<String> = model.documents(index).iter().map(|other| format!("PINNED_SCHEMAS[{other}]")).collect();
         let value = assignment(0, "_DOCUMENTS", None, Some(&format!("[{}]", documents.join(", "))));
@@ -274,11 +274,11 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> S
 fn record_constants(def: &TypeDef) -> String {
     let constant = |name: &str, value: &str| assignment(4, name, Some("typing.ClassVar[str]"), Some(&string_literal(value)));
     let mut out = constant("NAME", &def.name) + &constant("SCHEMA_DIGEST", &def.schema_digest);
-    if def.pinned {
+    if def.pinned() {
         let value = format!("concord_runtime.PinnedSchema(_DOCUMENTS, {})", string_literal(&def.origin.pointer));
         out.push_str(&assignment(4, "SCHEMA", Some("typing.ClassVar[concord_runtime.PinnedSchema]"), Some(&value)));
     }
-    if def.asserted {
+    if def.asserted() {
         out.push_str(&assignment(4, "ASSERTED", Some("typing.ClassVar[bool]"), Some("True")));
     }
     out
@@ -362,14 +362,12 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         out.push('\n');
         out.push_str(&field_lines(model, field, pending));
     }
-    for check in &body.checks {
-        // Counts every key of the input, dropped ones too: only the input has them.
-        if let Check::Properties { min, max } = check {
-            let bound = |bound: &Option<u64>| bound.map_or_else(|| "None".to_owned(), |bound| bound.to_string());
-            out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
-            out.push_str("    def _check_properties(cls, data: typing.Any) -> typing.Any:\n");
-            let _ = writeln!(out, "        return concord_runtime.checks.properties(data, {}, {})", bound(min), bound(max));
-        }
+    // Counts every key of the input, dropped ones too: only the input has them.
+    if let Some(count) = &body.property_count {
+        let bound = |bound: &Option<u64>| bound.map_or_else(|| "None".to_owned(), |bound| bound.to_string());
+        out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
+        out.push_str("    def _check_properties(cls, data: typing.Any) -> typing.Any:\n");
+        let _ = writeln!(out, "        return concord_runtime.checks.properties(data, {}, {})", bound(&count.min), bound(&count.max));
     }
     if let Some(version) = &body.version {
         // Before anything else, as the Rust bindings read it (ADR 0005).

@@ -37,7 +37,7 @@ fn module_placed(model: &Model, placed: &attributes::Placed) -> String {
     // The runtime these bindings were written for, and the features they need:
     // any other fails to compile here, saying what goes together.
     out.push_str(&format!("\n::concord_runtime::bindings_for!({:?});\n", super::VERSION));
-    if model.types.iter().any(|def| def.asserted) {
+    if model.types.iter().any(|def| def.asserted()) {
         out.push_str("::concord_runtime::requires_feature!(\"validate\");\n");
     }
     let documents = model.modules.iter().map(|module| {
@@ -235,14 +235,14 @@ fn item(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Plac
 /// the engine.
 fn record(def: &TypeDef, name: &Ident) -> TokenStream {
     let (record_name, digest, pointer) = (&def.name, &def.schema_digest, &def.origin.pointer);
-    let asserted = def.asserted.then(|| {
+    let asserted = def.asserted().then(|| {
         quote! {
             fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
                 ::concord_runtime::from_json_asserted(bytes)
             }
         }
     });
-    let pinned = def.pinned.then(|| {
+    let pinned = def.pinned().then(|| {
         quote! {
             impl ::concord_runtime::Pinned for #name {
                 fn schema() -> &'static ::concord_runtime::pinned::Schema {
@@ -531,17 +531,13 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
             None => quote! { #json => bind::field(&mut __map, &mut #ident, #json)?, },
         }
     });
-    let (count, counted, object_checks) = if body.checks.is_empty() {
-        (quote! {}, quote! {}, quote! {})
-    } else {
-        let calls = body.checks.iter().map(|check| match check {
-            Check::Properties { min, max } => {
-                let (min, max) = (optional_count(min), optional_count(max));
-                quote! { bind::check_object(::concord_runtime::checks::properties(__count, #min, #max))?; }
-            }
-            other => unreachable!("the reader puts only object assertions on a struct, not {other:?}"),
-        });
-        (quote! { let mut __count = 0usize; }, quote! { __count += 1; }, quote! { #(#calls)* })
+    let (count, counted, object_checks) = match &body.property_count {
+        None => (quote! {}, quote! {}, quote! {}),
+        Some(bounds) => {
+            let (min, max) = (optional_count(&bounds.min), optional_count(&bounds.max));
+            let call = quote! { bind::check_object(::concord_runtime::checks::properties(__count, #min, #max))?; };
+            (quote! { let mut __count = 0usize; }, quote! { __count += 1; }, call)
+        }
     };
     let dispatch = if body.fields.is_empty() {
         quote! { #unknown; }
