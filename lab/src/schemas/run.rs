@@ -685,7 +685,7 @@ impl Runner<'_> {
         let seed = entries.first().map_or(0, |entry| entry.seed);
         let dir = self.options.findings.join(format!("{}-{seed:016x}", kind.label()));
         write_registry(&dir, &entries)?;
-        let cases: Vec<String> = entries.iter().map(|entry| format!("{} = concord_codegen::fuzz::schemas::case({:#018x})", entry.name, entry.seed)).collect();
+        let cases: Vec<String> = entries.iter().map(|entry| format!("{} = concord_lab::schemas::case({:#018x})", entry.name, entry.seed)).collect();
         let note = format!(
             "{}\n\nrun seed {:#x}; the case{}: {}\n(shrunk: the registry here is smaller than the case drawn)\n\
              reproduce: concord generate --registry {} --out <scratch>\n\n{what}\n",
