@@ -1,7 +1,7 @@
 //! The Python package's shape at scale: every type defined after the types
 //! it names, deep chains that import, and names pydantic treats specially.
 
-use concord_codegen::model::{Field, Model, Module, Origin, Pinning, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use concord_codegen::model::{Field, Model, Module, Origin, Pinning, Presence, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -131,7 +131,7 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
         word: "start".to_owned(),
         doc: None,
         shape: Shape::Nullable(Box::new(Shape::Named(TypeId(1)))),
-        required: false,
+        presence: Presence::OptionalNullable,
         pointer: "/properties/start".to_owned(),
     };
     let mut root = alias("Root", Shape::Any);

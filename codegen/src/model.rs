@@ -281,9 +281,29 @@ pub struct Field {
     pub word: String,
     pub doc: Option<String>,
     pub shape: Shape,
-    pub required: bool,
+    pub presence: Presence,
     /// JSON pointer of the property's schema, for diagnostics.
     pub pointer: String,
+}
+
+/// Whether a property must be present, and what null means when it may be
+/// absent: both languages keep absent and null apart (absent is not written
+/// back; null is a value). `default` is an annotation only: concord never
+/// fills in an absent property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Listed in `required`: a record without it is refused.
+    Required,
+    /// May be absent; when present, null is one of its values.
+    OptionalNullable,
+    /// May be absent; when present, an explicit null is refused.
+    Optional,
+}
+
+impl Presence {
+    pub fn is_required(self) -> bool {
+        self == Presence::Required
+    }
 }
 
 /// The shape of a value.
@@ -341,9 +361,10 @@ pub enum Check {
 impl Shape {
     /// Whether `null` is a value of this shape.
     pub fn admits_null(&self, model: &Model) -> bool {
-        // A loop, not recursion: a chain of 100,000 aliases must not overflow the stack.
+        // A loop, not recursion: a chain of 100,000 aliases must not overflow
+        // the stack; bounded, for a cycle of aliases (which `check` refuses).
         let mut shape = self;
-        loop {
+        for _ in 0..=model.types.len() {
             match shape {
                 Shape::Any | Shape::Null | Shape::Nullable(_) => return true,
                 Shape::Checked(inner, _) => shape = inner,
@@ -356,6 +377,7 @@ impl Shape {
                 _ => return false,
             }
         }
+        false
     }
 }
 

@@ -272,7 +272,7 @@ impl<'m> Walk<'m> {
             let here = At { path: pointer_push(&at.path, &field.json_name), pointer: field.pointer.clone(), ..at.clone() };
             match old.fields.iter().find(|before| before.json_name == field.json_name) {
                 Some(before) => {
-                    match (before.required, field.required) {
+                    match (before.presence.is_required(), field.presence.is_required()) {
                         (false, true) => {
                             self.report("property-required", Severity::Error, BACKWARD, &here, "the property is now required: old data may lack it".to_owned())
                         }
@@ -314,7 +314,7 @@ impl<'m> Walk<'m> {
                             format!("{name:?} is new at a growth point: an older reader keeps it, but old data may hold {name:?}, kept, with another shape"),
                         ),
                     }
-                    if field.required {
+                    if field.presence.is_required() {
                         self.report("required-property-added", Severity::Error, BACKWARD, &here, format!("{name:?} is new and required: old data lacks it"));
                     }
                 }
@@ -343,7 +343,7 @@ impl<'m> Walk<'m> {
                     format!("{name:?} is gone from a growth point: old data's key is kept as an unknown key"),
                 ),
             }
-            if before.required {
+            if before.presence.is_required() {
                 self.report(
                     "required-property-removed",
                     Severity::Error,

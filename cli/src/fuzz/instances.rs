@@ -187,7 +187,7 @@ impl<'m> Generator<'m> {
         let deep = self.deep();
         let mut members = Vec::new();
         for field in &body.fields {
-            if !field.required && (deep || self.rng.one_in(2)) {
+            if !field.presence.is_required() && (deep || self.rng.one_in(2)) {
                 continue;
             }
             let version = body.version.as_ref().filter(|version| version.field == field.json_name);
@@ -229,7 +229,9 @@ impl<'m> Generator<'m> {
             }
         }
         while members.len() as u64 > max {
-            let Some(position) = members.iter().rposition(|member| body.fields.iter().any(|f| f.json_name == member.key && !f.required)) else { break };
+            let Some(position) = members.iter().rposition(|member| body.fields.iter().any(|f| f.json_name == member.key && !f.presence.is_required())) else {
+                break;
+            };
             members.remove(position);
             // The sites below it go, the ones after it move up.
             let (depth, prefix) = (self.path.len(), self.path.clone());

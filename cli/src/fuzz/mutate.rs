@@ -137,7 +137,8 @@ fn object_change(target: &mut Node, expects: Expects<'_>, model: &Model, rng: &m
         }
         2 => {
             let body = body?;
-            let required: Vec<usize> = (0..members.len()).filter(|&i| body.fields.iter().any(|f| f.required && f.json_name == members[i].key)).collect();
+            let required: Vec<usize> =
+                (0..members.len()).filter(|&i| body.fields.iter().any(|f| f.presence.is_required() && f.json_name == members[i].key)).collect();
             if required.is_empty() {
                 return None;
             }
@@ -147,7 +148,8 @@ fn object_change(target: &mut Node, expects: Expects<'_>, model: &Model, rng: &m
         }
         3 => {
             let body = body?;
-            let present: Vec<usize> = (0..members.len()).filter(|&i| body.fields.iter().any(|f| !f.required && f.json_name == members[i].key)).collect();
+            let present: Vec<usize> =
+                (0..members.len()).filter(|&i| body.fields.iter().any(|f| !f.presence.is_required() && f.json_name == members[i].key)).collect();
             let position = *present.get(rng.below(present.len().max(1)))?;
             members[position].value = Node::Null;
             Some(format!("null for optional {:?}", members[position].key))

@@ -6,7 +6,7 @@
 //! any JSON value, kept whole, which the assertion engine checks against
 //! the union in both languages.
 
-use crate::model::{Branch, Choice, Model, Shape, TypeId, TypeKind, Union};
+use crate::model::{Branch, Choice, Model, Presence, Shape, TypeId, TypeKind, Union};
 use crate::names;
 use std::collections::BTreeSet;
 
@@ -41,6 +41,33 @@ pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &
     }
 }
 
+/// An optional property whose shape admits null takes null as a value
+/// (absent and null stay apart in both languages): known once unions are
+/// decided, as a union's null branch is one way to admit it.
+pub fn presence(model: &mut Model) {
+    let nullable: Vec<(usize, usize)> = model
+        .types
+        .iter()
+        .enumerate()
+        .filter_map(|(index, def)| match &def.kind {
+            TypeKind::Struct(body) => Some(
+                body.fields
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, field)| field.presence == Presence::Optional && field.shape.admits_null(model))
+                    .map(move |(at, _)| (index, at)),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    for (index, at) in nullable {
+        if let TypeKind::Struct(body) = &mut model.types[index].kind {
+            body.fields[at].presence = Presence::OptionalNullable;
+        }
+    }
+}
+
 /// The shape behind aliases and assertions.
 fn resolve<'a>(model: &'a Model, mut shape: &'a Shape) -> &'a Shape {
     // Aliases may form a cycle (refused later, by `check`): stop after
@@ -72,7 +99,7 @@ fn tag(model: &Model, branches: &[Shape]) -> Option<(String, Vec<String>)> {
         })
         .collect::<Option<_>>()?;
     let constant = |body: &crate::model::Struct, property: &str| -> Option<String> {
-        let field = body.fields.iter().find(|field| field.json_name == property && field.required)?;
+        let field = body.fields.iter().find(|field| field.json_name == property && field.presence.is_required())?;
         match resolve(model, &field.shape) {
             Shape::Named(id) => match &model.get(*id).kind {
                 TypeKind::Enum(values) if values.len() == 1 => Some(values[0].value.clone()),

@@ -121,6 +121,7 @@ pub fn read_all(registry: &Registry) -> Reading {
         reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
     lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.needs_engine);
+    lower::presence(&mut reader.model);
     pin_records(&mut reader.model, &reader.needs_engine);
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
 }

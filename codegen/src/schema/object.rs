@@ -6,7 +6,7 @@ use super::keywords::VERSION_FIELD;
 use super::scalar::checked;
 use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
 use crate::error::pointer_push;
-use crate::model::{Check, Count, Field, Shape, Struct, UnknownKeys, Version};
+use crate::model::{Check, Count, Field, Presence, Shape, Struct, UnknownKeys, Version};
 use crate::names;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -102,7 +102,9 @@ impl Reader {
             let version_property = version_field.and_then(Value::as_str) == Some(name.as_str());
             let read = if version_property { without_integer_values(property) } else { None };
             let Some(shape) = self.shape(doc, read.as_ref().unwrap_or(property), &at, &property_hint) else { continue };
-            fields.push(Field { json_name: name.clone(), word, doc: doc_text(property), shape, required: required.contains(&name.as_str()), pointer: at });
+            // Whether null is a value of an optional one is known once every type is read (`lower::presence`).
+            let presence = if required.contains(&name.as_str()) { Presence::Required } else { Presence::Optional };
+            fields.push(Field { json_name: name.clone(), word, doc: doc_text(property), shape, presence, pointer: at });
         }
         let version = match version_field {
             Some(field) => Some(self.version(file, &schema.at(VERSION_FIELD), field, properties, &fields)?),
@@ -123,7 +125,7 @@ impl Reader {
             self.errors.push(file, at, format!("`{VERSION_FIELD}` names `{shown}`, which this object does not declare"));
             return None;
         };
-        if !declared.required {
+        if !declared.presence.is_required() {
             self.errors.push(file, at, format!("`{VERSION_FIELD}` names `{shown}`, which is not required: an envelope must say its version"));
             return None;
         }

@@ -5,7 +5,7 @@ mod layout;
 
 use crate::naming::python as ident;
 
-use crate::model::{self, Check, Choice, Field, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
+use crate::model::{self, Check, Choice, Field, Model, OpenEnum, Presence, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
 use layout::{assignment, LINE_WIDTH};
 use std::fmt::Write as _;
 
@@ -390,17 +390,17 @@ fn field_lines(model: &Model, field: &Field, pending: &[String]) -> String {
     let name = ident::field(&field.word);
     let ty = python_type(model, &field.shape);
     let alias = (name != field.json_name).then(|| format!("alias={}", string_literal(&field.json_name)));
-    let (annotation, arguments) = match (field.required, field.shape.admits_null(model)) {
-        (true, _) => (ty, alias.map(|alias| vec![alias])),
+    let (annotation, arguments) = match field.presence {
+        Presence::Required => (ty, alias.map(|alias| vec![alias])),
         // Absent stays absent (unset, so not written); null is a value, and
         // the type holds it already (`Nothing | None` would be `None | None`).
-        (false, true) if holds_none(model, &field.shape) => (ty, Some(default_none(alias))),
+        Presence::OptionalNullable if holds_none(model, &field.shape) => (ty, Some(default_none(alias))),
         // Null is a value, but of a registry root's class (`RootModel`), which
         // `None` is not an instance of: `| None` lets the default be `None`
         // (an explicit null is then `None`, written back as null all the same).
-        (false, true) => (format!("{ty} | None"), Some(default_none(alias))),
+        Presence::OptionalNullable => (format!("{ty} | None"), Some(default_none(alias))),
         // Absent stays absent; an explicit null is refused.
-        (false, false) => (format!("concord_runtime.NotNull[{ty}]"), Some(default_none(alias))),
+        Presence::Optional => (format!("concord_runtime.NotNull[{ty}]"), Some(default_none(alias))),
     };
     let annotation = layout::quote_pending(&annotation, pending);
     let value = match arguments {

@@ -486,7 +486,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         let attrs = placed.on_field(id, &field.json_name);
         let doc = quote! { #doc #attrs };
         let ty = rust_type(model, &field.shape, Some(id), boxed);
-        let ty = if field.required {
+        let ty = if field.presence.is_required() {
             ty
         } else {
             quote! { Option<#ty> }
@@ -545,7 +545,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         quote! { match __key.as_str() { #(#arms)* _ => #unknown, } }
     };
     let values = body.fields.iter().zip(&idents).map(|(field, ident)| {
-        if field.required {
+        if field.presence.is_required() {
             let json = &field.json_name;
             quote! { #ident: bind::required(#ident, #json)?, }
         } else {
@@ -558,7 +558,7 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
     };
     let writes = body.fields.iter().zip(&idents).map(|(field, ident)| {
         let json = &field.json_name;
-        if field.required {
+        if field.presence.is_required() {
             quote! { bind::entry(&mut __map, #json, &self.#ident)?; }
         } else {
             quote! { bind::optional(&mut __map, #json, &self.#ident)?; }
