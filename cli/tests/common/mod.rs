@@ -76,10 +76,7 @@ pub fn install_from_a_deleted_copy(scratch: &Path) -> PathBuf {
 /// maturin stages each binary at one path of the workspace's target folder,
 /// so two tests building at once (nextest runs them as processes) raced.
 pub fn wheels(dir: &Path) -> PathBuf {
-    let target = workspace().join("target");
-    std::fs::create_dir_all(&target).unwrap();
-    let lock = std::fs::File::create(target.join("concord-wheels.lock")).unwrap();
-    lock.lock().unwrap();
+    let _lock = Lock::take(&workspace().join("target/concord-wheels.lock"));
     run_ok(Command::new(workspace().join("scripts/wheels")).arg(dir).env("CONCORD_PYTHON", python()));
     dir.to_path_buf()
 }
@@ -135,5 +132,35 @@ impl Venv {
         let mut command = Command::new(if local.exists() { local } else { PathBuf::from(program) });
         command.env("PATH", &self.path).env_remove("PYTHONPATH").env_remove("CONCORD_PYTHON").env("VIRTUAL_ENV", &self.dir);
         command
+    }
+}
+
+/// A lock between test processes: a folder, which only one can create.
+/// (`File::lock` is newer than the crates' MSRV.) One left by a killed run
+/// is taken after ten minutes, longer than a build of the wheels takes.
+pub struct Lock(PathBuf);
+
+impl Lock {
+    pub fn take(path: &Path) -> Lock {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        loop {
+            match std::fs::create_dir(path) {
+                Ok(()) => return Lock(path.to_path_buf()),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let age = std::fs::metadata(path).and_then(|meta| meta.modified()).ok().and_then(|time| time.elapsed().ok());
+                    if age.is_some_and(|age| age > std::time::Duration::from_secs(600)) {
+                        let _ = std::fs::remove_dir(path);
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                }
+                Err(error) => panic!("{}: {error}", path.display()),
+            }
+        }
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
     }
 }
