@@ -11,52 +11,15 @@
 //! `*/`, `"""`, bare CR, NUL, U+2028, bidi controls, keywords, names that
 //! collide once case-converted). Depth and size are bounded.
 //!
-//! The generator owns its PRNG (SplitMix64) and draws only from it, in a
-//! fixed order: a seed gives the same case forever, whatever the versions of
-//! the crates around it. The fuzzing loop itself is [`run`].
+//! The generator draws only from the fuzzers' SplitMix64
+//! ([`concord_cli::fuzz::random`]), in a fixed order: a seed gives the same
+//! case forever, whatever the versions of the crates around it. The fuzzing
+//! loop itself is [`run`].
 
 pub mod run;
 
+use concord_cli::fuzz::random::Rng;
 use serde_json::{json, Map, Value};
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and fixed forever.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0), by multiply-shift.
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// True `percent` times in a hundred.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-
-    /// A number in `low..=high`.
-    pub fn range(&mut self, low: u64, high: u64) -> u64 {
-        low + self.below(high - low + 1)
-    }
-}
 
 /// The dialect every well-formed document declares.
 pub const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -96,7 +59,7 @@ const MAX_DEPTH: usize = 5;
 
 /// The case of a seed.
 pub fn case(seed: u64) -> Case {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = Rng::new(seed);
     // Half the cases are clean: no junk, every value of the right type and
     // every `$ref` to a place that exists, so that more of them generate
     // and the emitters see more; the other half mixes junk in.
@@ -110,7 +73,7 @@ pub fn case(seed: u64) -> Case {
     let plans: Vec<Plan> = (0..count).map(|index| Plan::draw(&mut rng, index, &tag, clean)).collect();
     let mut documents = Vec::with_capacity(count);
     for index in 0..count {
-        let budget = rng.range(12, 60) as usize;
+        let budget = rng.between(12, 60) as usize;
         let mut generator = Gen { rng: &mut rng, plans: &plans, index, budget, clean };
         let schema = generator.document();
         documents.push(Document { file: plans[index].file.clone(), uri: plans[index].uri.clone(), schema });
@@ -132,7 +95,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn draw(rng: &mut SplitMix64, index: usize, tag: &str, clean: bool) -> Plan {
+    fn draw(rng: &mut Rng, index: usize, tag: &str, clean: bool) -> Plan {
         let file = FILES[index].to_owned();
         let stem = file.trim_end_matches(".schema.json");
         let id = match rng.below(100) {
@@ -170,7 +133,7 @@ impl Plan {
 
 /// Draws the schemas of one document.
 struct Gen<'a> {
-    rng: &'a mut SplitMix64,
+    rng: &'a mut Rng,
     plans: &'a [Plan],
     index: usize,
     /// Schemas left to draw in this document before only leaves are.
@@ -452,7 +415,7 @@ impl Gen<'_> {
         if self.rng.chance(92) {
             insert(&mut map, "type", json!("object"));
         }
-        let n = self.rng.below(6) as usize;
+        let n = self.rng.below(6);
         let names = property_names(self.rng, n);
         if !names.is_empty() || self.rng.chance(30) {
             let mut properties = Map::new();
@@ -528,7 +491,7 @@ impl Gen<'_> {
                 insert(&mut map, "items", items);
             }
             60..=79 => {
-                let n = self.rng.range(1, 3);
+                let n = self.rng.between(1, 3);
                 let prefix: Vec<Value> = (0..n).map(|_| self.schema(depth + 1)).collect();
                 insert(&mut map, "prefixItems", Value::Array(prefix));
                 match self.rng.below(100) {
@@ -600,7 +563,7 @@ impl Gen<'_> {
             insert(&mut map, "format", self.rng.pick(&format_values()).clone());
         }
         if self.rng.chance(8) {
-            let n = self.rng.range(1, 5) as usize;
+            let n = self.rng.between(1, 5) as usize;
             let values = string_values(self.rng, n);
             insert(&mut map, "enum", Value::Array(values));
             if self.rng.chance(30) {
@@ -624,7 +587,7 @@ impl Gen<'_> {
             insert(&mut map, "multipleOf", self.rng.pick(&multiples()).clone());
         }
         if self.rng.chance(4) {
-            let values: Vec<Value> = (0..self.rng.range(1, 4)).map(|_| number(self.rng, self.clean)).collect();
+            let values: Vec<Value> = (0..self.rng.between(1, 4)).map(|_| number(self.rng, self.clean)).collect();
             insert(&mut map, "enum", Value::Array(values));
         } else if self.rng.chance(2) {
             insert(&mut map, "const", number(self.rng, self.clean));
@@ -634,12 +597,12 @@ impl Gen<'_> {
 
     fn enumeration(&mut self) -> Value {
         let mut map = Map::new();
-        let n = self.rng.range(1, 6) as usize;
+        let n = self.rng.between(1, 6) as usize;
         let (values, strings) = match self.rng.below(100) {
             0..=49 => (string_values(self.rng, n), true),
             50..=64 => {
                 let mut values = string_values(self.rng, n);
-                let at = self.rng.below(values.len() as u64 + 1) as usize;
+                let at = self.rng.below(values.len() + 1);
                 values.insert(at, json!(null));
                 (values, false)
             }
@@ -674,7 +637,7 @@ impl Gen<'_> {
     /// `"type": [...]` of several types, with keywords of some of them.
     fn type_list(&mut self, depth: usize) -> Value {
         let mut types: Vec<Value> = Vec::new();
-        for _ in 0..self.rng.range(2, 4) {
+        for _ in 0..self.rng.between(2, 4) {
             let name = json!(self.rng.pick(TYPES));
             if !types.contains(&name) || (self.rng.chance(5) && !self.clean) {
                 types.push(name);
@@ -740,7 +703,7 @@ impl Gen<'_> {
             // By JSON type, sometimes two of one type, or integer and number.
             35..=59 => {
                 let mut types: Vec<&str> = Vec::new();
-                for _ in 0..self.rng.range(2, 4) {
+                for _ in 0..self.rng.between(2, 4) {
                     let name = *self.rng.pick(TYPES);
                     if !types.contains(&name) || self.rng.chance(15) {
                         types.push(name);
@@ -749,12 +712,12 @@ impl Gen<'_> {
                 types.iter().map(|name| self.of_type(name, depth + 1)).collect()
             }
             // Objects no value tells apart.
-            60..=74 => (0..self.rng.range(2, 3)).map(|_| self.object(depth + 1)).collect(),
-            75..=89 => (0..self.rng.range(1, 4)).map(|_| self.schema(depth + 1)).collect(),
+            60..=74 => (0..self.rng.between(2, 3)).map(|_| self.object(depth + 1)).collect(),
+            75..=89 => (0..self.rng.between(1, 4)).map(|_| self.schema(depth + 1)).collect(),
             90..=94 => vec![json!(false), self.schema(depth + 1), json!(true)],
             95..=97 if !self.clean => vec![],
             98..=99 if !self.clean => return json!({keyword: self.schema(depth + 1)}),
-            _ => (0..self.rng.range(2, 3)).map(|_| self.schema(depth + 1)).collect(),
+            _ => (0..self.rng.between(2, 3)).map(|_| self.schema(depth + 1)).collect(),
         };
         let mut map = Map::new();
         insert(&mut map, keyword, Value::Array(branches));
@@ -783,7 +746,7 @@ impl Gen<'_> {
     /// Object branches that each require a tag property with its own constant.
     fn tagged_branches(&mut self, depth: usize) -> Vec<Value> {
         let tag = if self.rng.chance(50) { (*self.rng.pick(&["kind", "type", "tag", "$type", "@type"])).to_owned() } else { property_name(self.rng) };
-        let n = self.rng.range(2, 4) as usize;
+        let n = self.rng.between(2, 4) as usize;
         let mut values: Vec<String> = Vec::new();
         while values.len() < n {
             let value = string_value(self.rng);
@@ -802,7 +765,7 @@ impl Gen<'_> {
             let mut properties = Map::new();
             properties.insert(tag.clone(), constant);
             let mut required = vec![json!(tag)];
-            let n = self.rng.below(3) as usize;
+            let n = self.rng.below(3);
             for name in property_names(self.rng, n) {
                 if name != tag {
                     let schema = self.schema(depth + 1);
@@ -847,12 +810,12 @@ impl Gen<'_> {
     fn all_of(&mut self, depth: usize) -> Value {
         let shared = ["a", "b", "id", "kind", "type"];
         let mut parts = Vec::new();
-        for _ in 0..self.rng.range(1, 4) {
+        for _ in 0..self.rng.between(1, 4) {
             let part = match self.rng.below(100) {
                 // Objects that may define the same property differently.
                 0..=34 => {
                     let mut properties = Map::new();
-                    for _ in 0..self.rng.range(1, 3) {
+                    for _ in 0..self.rng.between(1, 3) {
                         let name = *self.rng.pick(&shared);
                         let schema = self.schema(depth + 1);
                         properties.insert(name.to_owned(), schema);
@@ -915,7 +878,7 @@ impl Gen<'_> {
         let place = plan.place();
         let anchors: Vec<String> = plan.anchors.iter().map(|(name, _)| name.clone()).collect();
         let others: Vec<usize> = (0..self.plans.len()).filter(|other| *other != self.index).collect();
-        let junk = |choice: u64| matches!(choice, 66..=70 | 86..=99);
+        let junk = |choice: usize| matches!(choice, 66..=70 | 86..=99);
         let target = loop {
             let choice = self.rng.below(100);
             if self.clean && junk(choice) {
@@ -1051,7 +1014,7 @@ impl Gen<'_> {
             // Deep: arrays of arrays (past the strict profile's 64 levels, now and then).
             5 => {
                 let mut schema = self.leaf();
-                for _ in 0..self.rng.range(6, 36) {
+                for _ in 0..self.rng.between(6, 36) {
                     schema = json!({"type": "array", "items": schema});
                 }
                 schema
@@ -1059,7 +1022,7 @@ impl Gen<'_> {
             // Wide.
             6 => {
                 let mut properties = Map::new();
-                for index in 0..self.rng.range(20, 80) {
+                for index in 0..self.rng.between(20, 80) {
                     properties.insert(format!("{}{index}", property_name(self.rng)), json!({"type": "string"}));
                 }
                 json!({"type": "object", "properties": properties})
@@ -1077,7 +1040,7 @@ impl Gen<'_> {
             // Nested `allOf`s over `$ref`s: merges that could blow up.
             _ => {
                 let mut schema = json!({"$ref": to_def(self)});
-                for _ in 0..self.rng.range(2, 8) {
+                for _ in 0..self.rng.between(2, 8) {
                     schema = json!({"allOf": [schema.clone(), {"$ref": to_def(self)}, schema]});
                 }
                 schema
@@ -1474,14 +1437,14 @@ fn numbers() -> Vec<Value> {
     ]
 }
 
-fn number(rng: &mut SplitMix64, clean: bool) -> Value {
+fn number(rng: &mut Rng, clean: bool) -> Value {
     let numbers = numbers();
     // `-0.0` last: not in clean cases (the strict profile refuses `-0`).
     let numbers = if clean { &numbers[..numbers.len() - 1] } else { &numbers[..] };
     rng.pick(numbers).clone()
 }
 
-fn count(rng: &mut SplitMix64, clean: bool) -> Value {
+fn count(rng: &mut Rng, clean: bool) -> Value {
     let counts =
         [json!(0), json!(1), json!(2), json!(3), json!(5), json!(10), json!(1.0), json!(2.0), json!(9_007_199_254_740_993_u64), json!(1e300), json!(u64::MAX)];
     match rng.below(100) {
@@ -1491,7 +1454,7 @@ fn count(rng: &mut SplitMix64, clean: bool) -> Value {
     }
 }
 
-fn pattern(rng: &mut SplitMix64, clean: bool) -> String {
+fn pattern(rng: &mut Rng, clean: bool) -> String {
     let patterns = if clean { &PATTERNS[..WELL_FORMED_PATTERNS] } else { PATTERNS };
     (*rng.pick(patterns)).to_owned()
 }
@@ -1499,7 +1462,7 @@ fn pattern(rng: &mut SplitMix64, clean: bool) -> String {
 /// How many of [`PATTERNS`], from the first, are well-formed and mean the same in both languages.
 const WELL_FORMED_PATTERNS: usize = 35;
 
-fn typed_id_prefix(rng: &mut SplitMix64, clean: bool) -> Value {
+fn typed_id_prefix(rng: &mut Rng, clean: bool) -> Value {
     match rng.below(100) {
         _ if clean => json!(*rng.pick(&["run", "job_run", "a1", "evt", "x", "abcdefghijklmnopqrstuvwxyzabcdef"])),
         0..=69 => json!(*rng.pick(&["run", "job_run", "a1", "evt", "x", "abcdefghijklmnopqrstuvwxyzabcdef"])),
@@ -1519,17 +1482,17 @@ fn typed_id_prefix(rng: &mut SplitMix64, clean: bool) -> Value {
 }
 
 /// A property name: plain mostly, reserved or hostile often enough.
-fn property_name(rng: &mut SplitMix64) -> String {
+fn property_name(rng: &mut Rng) -> String {
     match rng.below(100) {
         0..=59 => (*rng.pick(PLAIN_NAMES)).to_owned(),
         60..=79 => (*rng.pick(RESERVED_NAMES)).to_owned(),
         80..=97 => (*rng.pick(HOSTILE_NAMES)).to_owned(),
-        _ => "n".repeat(rng.range(64, 300) as usize),
+        _ => "n".repeat(rng.between(64, 300) as usize),
     }
 }
 
 /// `n` property names, distinct (a JSON object holds a key once).
-fn property_names(rng: &mut SplitMix64, n: usize) -> Vec<String> {
+fn property_names(rng: &mut Rng, n: usize) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     if rng.chance(6) {
         let group = *rng.pick(COLLIDING);
@@ -1545,7 +1508,7 @@ fn property_names(rng: &mut SplitMix64, n: usize) -> Vec<String> {
 }
 
 /// A `$defs` key.
-fn def_name(rng: &mut SplitMix64) -> String {
+fn def_name(rng: &mut Rng) -> String {
     match rng.below(100) {
         0..=49 => (*rng.pick(&["Node", "Item", "Leaf", "Tree", "Kind", "node", "item", "Thing", "Shape", "Root", "FuzzValue", "Value"])).to_owned(),
         50..=79 => property_name(rng),
@@ -1553,7 +1516,7 @@ fn def_name(rng: &mut SplitMix64) -> String {
     }
 }
 
-fn string_value(rng: &mut SplitMix64) -> String {
+fn string_value(rng: &mut Rng) -> String {
     match rng.below(100) {
         0..=44 => (*rng.pick(&["a", "b", "circle", "square", "max-autotune", "max_autotune", "ON", "on", "1.0", "v1", "x y", "Self", "None"])).to_owned(),
         _ => property_name(rng),
@@ -1561,7 +1524,7 @@ fn string_value(rng: &mut SplitMix64) -> String {
 }
 
 /// `n` string values, now and then one listed twice.
-fn string_values(rng: &mut SplitMix64, n: usize) -> Vec<Value> {
+fn string_values(rng: &mut Rng, n: usize) -> Vec<Value> {
     if rng.chance(5) {
         let group = *rng.pick(COLLIDING);
         return group.iter().map(|value| json!(value)).collect();
@@ -1577,7 +1540,7 @@ fn string_values(rng: &mut SplitMix64, n: usize) -> Vec<Value> {
 }
 
 /// A JSON value of any type.
-fn json_value(rng: &mut SplitMix64) -> Value {
+fn json_value(rng: &mut Rng) -> Value {
     match rng.below(12) {
         0 => json!(null),
         1 => json!(rng.chance(50)),
@@ -1592,7 +1555,7 @@ fn json_value(rng: &mut SplitMix64) -> Value {
 }
 
 /// A title or description.
-fn text(rng: &mut SplitMix64) -> String {
+fn text(rng: &mut Rng) -> String {
     const TEXTS: &[&str] = &[
         "A plain description.",
         "*/ /* */",
@@ -1642,7 +1605,7 @@ fn text(rng: &mut SplitMix64) -> String {
     ];
     match rng.below(100) {
         0..=93 => (*rng.pick(TEXTS)).to_owned(),
-        94..=96 => "word ".repeat(rng.range(20, 120) as usize),
-        _ => "x".repeat(rng.range(90, 400) as usize),
+        94..=96 => "word ".repeat(rng.between(20, 120) as usize),
+        _ => "x".repeat(rng.between(90, 400) as usize),
     }
 }

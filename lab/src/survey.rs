@@ -15,13 +15,11 @@
 
 pub mod corpus;
 
-use concord_cli::roundtrip::{self, Expected, Fixture, Harness, Outcome, Report};
+use crate::panics::caught;
+use crate::registry::{self, bindings, remove_dir, write, Listed, Stage};
+use concord_cli::roundtrip::{self, Expected, Fixture, Outcome, Report};
 use concord_codegen::error::{Diagnostic, Errors};
-use concord_codegen::registry::{digest, INDEX};
-use concord_codegen::Config;
-use serde_json::json;
 use std::collections::{HashMap, HashSet};
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
 /// A registry entry's file: its name (PascalCase, the root type's name) and
@@ -103,25 +101,6 @@ pub enum Build {
         message: String,
     },
     Ran(Report),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    Generate,
-    RustBuild,
-    PythonImport,
-    Harness,
-}
-
-impl Stage {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Stage::Generate => "did not generate",
-            Stage::RustBuild => "did not compile (Rust)",
-            Stage::PythonImport => "did not import (Python)",
-            Stage::Harness => "the harness failed",
-        }
-    }
 }
 
 /// A candidate's outcome end to end.
@@ -240,7 +219,7 @@ pub fn plan(candidates: Vec<Candidate>, work_dir: &Path) -> Result<Plan, Errors>
     for candidate in candidates {
         let dir = alone_dir.join(candidate.folder());
         write_registry(&dir, std::slice::from_ref(&candidate))?;
-        let verdict = match guarded(|| concord_cli::load(&dir)) {
+        let verdict = match caught(|| concord_cli::load(&dir)) {
             Ok(Ok(_)) => Verdict::Bindable,
             Ok(Err(errors)) => Verdict::Refused(relative(errors.diagnostics.into_iter().take(3).collect(), &dir)),
             Err(panic) => Verdict::Failed(panic),
@@ -283,7 +262,7 @@ fn combine(entries: &mut [Entry], registry: &Path) -> Result<(), Errors> {
             return write_registry(registry, &[]);
         }
         write_registry(registry, &included)?;
-        let diagnostics = match guarded(|| concord_cli::load(registry)) {
+        let diagnostics = match caught(|| concord_cli::load(registry)) {
             Ok(Ok(_)) => return Ok(()),
             Ok(Err(errors)) => relative(errors.diagnostics, registry),
             Err(panic) => vec![Diagnostic { file: PathBuf::new(), pointer: String::new(), message: format!("the generator panicked: {panic}") }],
@@ -315,7 +294,7 @@ fn combine_one_by_one(entries: &mut [Entry], registry: &Path, first: Vec<Diagnos
         kept.push(entry.candidate.clone());
         remove_dir(registry)?;
         write_registry(registry, &kept)?;
-        if !matches!(guarded(|| concord_cli::load(registry)), Ok(Ok(_))) {
+        if !matches!(caught(|| concord_cli::load(registry)), Ok(Ok(_))) {
             kept.pop();
             let mut why = vec![Diagnostic {
                 file: PathBuf::from(entry.candidate.folder()),
@@ -332,18 +311,10 @@ fn combine_one_by_one(entries: &mut [Entry], registry: &Path, first: Vec<Diagnos
 
 /// Generates, builds, imports and runs; the first stage that fails ends it.
 fn build_and_run(registry: &Path, fixtures: &[Fixture], options: &Options) -> Build {
-    let failed = |stage: Stage, errors: Errors| Build::Failed { stage, message: errors.to_string() };
-    let harness = match guarded(|| Harness::prepare(Config::new().registry(registry), options.harness_dir)) {
-        Ok(Ok(harness)) => harness,
-        Ok(Err(errors)) => return failed(Stage::Generate, errors),
-        Err(panic) => return Build::Failed { stage: Stage::Generate, message: format!("the generator panicked: {panic}") },
+    let harness = match bindings(registry, options.harness_dir, options.python, false) {
+        Ok(harness) => harness,
+        Err((stage, message)) => return Build::Failed { stage, message },
     };
-    if let Err(errors) = harness.build_rust() {
-        return failed(Stage::RustBuild, errors);
-    }
-    if let Err(errors) = harness.import_python(options.python) {
-        return failed(Stage::PythonImport, errors);
-    }
     let (run, skipped): (Vec<Fixture>, Vec<Fixture>) = fixtures.iter().cloned().partition(|f| harness.roots.contains(&f.root));
     match harness.run(&run, options.python) {
         Ok(mut report) => {
@@ -352,28 +323,22 @@ fn build_and_run(registry: &Path, fixtures: &[Fixture], options: &Options) -> Bu
             report.skipped = roots.into_iter().map(|root| (root, "no root type of that name".to_owned())).collect();
             Build::Ran(report)
         }
-        Err(errors) => failed(Stage::Harness, errors),
+        Err(errors) => Build::Failed { stage: Stage::Harness, message: errors.to_string() },
     }
 }
 
 /// Writes `registry.json` and every document of the candidates, each below
 /// its candidate's folder, pinned.
 pub fn write_registry(dir: &Path, candidates: &[Candidate]) -> Result<(), Errors> {
-    let mut index = Vec::new();
-    for candidate in candidates {
-        for document in candidate.documents() {
-            let path = format!("{}/{}", candidate.folder(), document.path);
-            write(&dir.join(&path), &document.bytes)?;
-            let mut entry = json!({"name": document.name, "path": path, "digest": digest(&document.bytes)});
-            if let Some(uri) = &document.uri {
-                entry["uri"] = json!(uri);
-            }
-            index.push(entry);
-        }
-    }
-    let mut text = serde_json::to_string_pretty(&json!({"format": 1, "schemas": index})).unwrap_or_default();
-    text.push('\n');
-    write(&dir.join(INDEX), text.as_bytes())
+    let documents = candidates.iter().flat_map(|candidate| {
+        candidate.documents().map(|document| Listed {
+            name: document.name.clone(),
+            path: format!("{}/{}", candidate.folder(), document.path),
+            bytes: &document.bytes,
+            uri: document.uri.as_deref(),
+        })
+    });
+    registry::write_registry(dir, documents)
 }
 
 /// Writes a candidate's instances as fixtures, `<root>/<case>.json` and
@@ -426,77 +391,12 @@ fn check_names(candidates: &[Candidate]) -> Result<(), Errors> {
     errors.finish(())
 }
 
-/// PascalCase of any text, for entry names: `ref.json` → `RefJson`; text
-/// that starts with a digit gets `N` before it; empty text gives `N`.
-pub fn pascal_case(text: &str) -> String {
-    let mut name = String::new();
-    for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| !word.is_empty()) {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            name.push(first.to_ascii_uppercase());
-            name.extend(chars);
-        }
-    }
-    if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
-        name.insert(0, 'N');
-    }
-    name
-}
-
-/// Makes names unique by appending a number to the second and later uses.
-#[derive(Default)]
-pub struct UniqueNames {
-    used: HashSet<String>,
-}
-
-impl UniqueNames {
-    pub fn take(&mut self, name: String) -> String {
-        let mut candidate = name.clone();
-        let mut number = 2;
-        while !self.used.insert(candidate.clone()) {
-            candidate = format!("{name}{number}");
-            number += 1;
-        }
-        candidate
-    }
-}
-
-/// Runs `f`, turning a panic into its message (printed nowhere else).
-fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = std::panic::catch_unwind(AssertUnwindSafe(f));
-    std::panic::set_hook(hook);
-    result.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|text| text.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".to_owned())
-    })
-}
-
 /// Diagnostics with their files relative to `dir` (the registry folder).
 fn relative(diagnostics: Vec<Diagnostic>, dir: &Path) -> Vec<Diagnostic> {
     diagnostics
         .into_iter()
         .map(|diagnostic| Diagnostic { file: diagnostic.file.strip_prefix(dir).map(Path::to_path_buf).unwrap_or(diagnostic.file), ..diagnostic })
         .collect()
-}
-
-fn write(file: &Path, bytes: &[u8]) -> Result<(), Errors> {
-    if let Some(parent) = file.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Errors::one(parent, "", format!("cannot create folder: {e}")))?;
-    }
-    std::fs::write(file, bytes).map_err(|e| Errors::one(file, "", format!("cannot write: {e}")))
-}
-
-fn remove_dir(dir: &Path) -> Result<(), Errors> {
-    match std::fs::remove_dir_all(dir) {
-        Ok(()) => Ok(()),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(error) => Err(Errors::one(dir, "", format!("cannot clear the scratch folder: {error}"))),
-    }
 }
 
 /// A verdict in one line: `bindable`, or the first reason with file and pointer.

@@ -56,7 +56,7 @@ fn candidates(dir: &Path) -> (Vec<Group>, Vec<Candidate>, usize) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
     files.sort();
     let (mut groups, mut candidates, mut outside_profile) = (Vec::new(), Vec::new(), 0);
-    let mut names = survey::UniqueNames::default();
+    let mut names = concord_codegen::names::Numbering::default();
     for path in files {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let stem = file.trim_end_matches(".json");
@@ -72,7 +72,7 @@ fn candidates(dir: &Path) -> (Vec<Group>, Vec<Candidate>, usize) {
                 }
                 schema => schema,
             };
-            let name = names.take(format!("Ts{}{index}", survey::pascal_case(stem)));
+            let name = names.unique(&format!("Ts{}{index}", concord_codegen::names::pascal(stem, "N")), str::to_owned);
             let mut instances = Vec::new();
             for (number, test) in group["tests"].as_array().unwrap().iter().enumerate() {
                 let bytes = serde_json::to_vec(&test["data"]).unwrap();

@@ -10,15 +10,14 @@
 //! that drops keywords and subschemas while the failure stays the same),
 //! written below the findings folder as a registry with a note, and printed.
 
-use super::{Case, SplitMix64};
-use concord_cli::roundtrip::Harness;
+use super::Case;
+use crate::panics::caught;
+use crate::registry::{self, bindings, remove_dir, write, Failure, Listed, Stage};
+use concord_cli::fuzz::random::Rng;
 use concord_codegen::error::{Diagnostic, Errors};
-use concord_codegen::registry::{digest, INDEX};
 use concord_codegen::Config;
 use serde_json::{json, Value};
-use std::cell::RefCell;
 use std::fmt;
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -59,15 +58,10 @@ pub enum Kind {
     /// Refused, but a diagnostic names no file of the registry, or no pointer
     /// where the problem has a place.
     Unlocated,
-    /// Accepted alone, refused (or a panic) beside the rest of its batch.
-    Batch,
-    RustBuild,
-    /// The bindings built, with compiler warnings (in a crate that denies
-    /// warnings, they would not build).
-    RustWarnings,
-    PythonImport,
-    /// The package imports, but `ruff` or `mypy --strict` refuse it.
-    PythonLint,
+    /// A batch, or a case of it, failed at this stage; at
+    /// [`Stage::Generate`], cases accepted alone were refused (or a panic)
+    /// together.
+    Build(Stage),
 }
 
 impl Kind {
@@ -76,11 +70,12 @@ impl Kind {
             Kind::Panic => "panic",
             Kind::Hang => "hang",
             Kind::Unlocated => "unlocated-refusal",
-            Kind::Batch => "batch-refusal",
-            Kind::RustBuild => "rust-build",
-            Kind::RustWarnings => "rust-warnings",
-            Kind::PythonImport => "python-import",
-            Kind::PythonLint => "python-lint",
+            Kind::Build(Stage::Generate) => "batch-refusal",
+            Kind::Build(Stage::RustBuild) => "rust-build",
+            Kind::Build(Stage::RustWarnings) => "rust-warnings",
+            Kind::Build(Stage::PythonImport) => "python-import",
+            Kind::Build(Stage::PythonLint) => "python-lint",
+            Kind::Build(Stage::Harness) => "harness",
         }
     }
 }
@@ -195,33 +190,16 @@ impl Entry {
 
 /// Writes a registry of `entries` in `dir` (cleared first), every file pinned.
 pub fn write_registry(dir: &Path, entries: &[Entry]) -> Result<(), Errors> {
-    match std::fs::remove_dir_all(dir) {
-        Ok(()) => {}
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-        Err(error) => return Err(Errors::one(dir, "", format!("cannot clear the scratch folder: {error}"))),
-    }
-    let mut index = Vec::new();
-    for entry in entries {
-        for (position, file) in entry.files.iter().enumerate() {
-            let path = format!("{}/{}", entry.folder(), file.name);
-            write(&dir.join(&path), &file.bytes)?;
-            let mut item = json!({"name": entry.entry_name(position), "path": path, "digest": digest(&file.bytes)});
-            if let Some(uri) = &file.uri {
-                item["uri"] = json!(uri);
-            }
-            index.push(item);
-        }
-    }
-    let mut text = serde_json::to_string_pretty(&json!({"format": 1, "schemas": index})).expect("a JSON value always serializes");
-    text.push('\n');
-    write(&dir.join(INDEX), text.as_bytes())
-}
-
-fn write(file: &Path, bytes: &[u8]) -> Result<(), Errors> {
-    if let Some(parent) = file.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Errors::one(parent, "", format!("cannot create folder: {e}")))?;
-    }
-    std::fs::write(file, bytes).map_err(|e| Errors::one(file, "", format!("cannot write: {e}")))
+    remove_dir(dir)?;
+    let documents = entries.iter().flat_map(|entry| {
+        entry.files.iter().enumerate().map(|(position, file)| Listed {
+            name: entry.entry_name(position),
+            path: format!("{}/{}", entry.folder(), file.name),
+            bytes: &file.bytes,
+            uri: file.uri.as_deref(),
+        })
+    });
+    registry::write_registry(dir, documents)
 }
 
 /// What generating a registry came to.
@@ -234,75 +212,8 @@ pub enum Generation {
     Panicked(String),
 }
 
-thread_local! {
-    /// The last panic on this thread, as the hook saw it: where and what.
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-    /// Whether this thread is inside [`caught`], whose panics the hook keeps quiet.
-    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// While alive, panics inside the fuzzer's `catch_unwind` print nothing and
-/// are recorded for [`generate`] (on the thread that panics); any other
-/// panic goes to the previous hook, which comes back on drop.
-pub struct QuietPanics {
-    _private: (),
-}
-
-type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
-
-static PREVIOUS_HOOK: std::sync::Mutex<Option<Hook>> = std::sync::Mutex::new(None);
-
-impl QuietPanics {
-    pub fn install() -> QuietPanics {
-        let previous = std::panic::take_hook();
-        *PREVIOUS_HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(previous);
-        std::panic::set_hook(Box::new(|info| {
-            if !CATCHING.get() {
-                if let Some(previous) = PREVIOUS_HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).as_ref() {
-                    previous(info);
-                }
-                return;
-            }
-            let message = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|text| text.to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_owned());
-            let location = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
-            LAST_PANIC.with(|last| *last.borrow_mut() = Some(format!("panicked at {location}: {message}")));
-        }));
-        QuietPanics { _private: () }
-    }
-}
-
-impl Drop for QuietPanics {
-    fn drop(&mut self) {
-        // The hook cannot be changed while this thread panics: it stays, forwarding.
-        if std::thread::panicking() {
-            return;
-        }
-        if let Some(previous) = PREVIOUS_HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() {
-            std::panic::set_hook(previous);
-        }
-    }
-}
-
-/// Runs `f`, catching a panic: its message, as the hook recorded it.
-fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    LAST_PANIC.with(|last| last.borrow_mut().take());
-    CATCHING.set(true);
-    let result = std::panic::catch_unwind(AssertUnwindSafe(f));
-    CATCHING.set(false);
-    result.map_err(|payload| {
-        LAST_PANIC
-            .with(|last| last.borrow_mut().take())
-            .unwrap_or_else(|| payload.downcast_ref::<&str>().map(|t| t.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_default())
-    })
-}
-
 /// Loads and generates the registry in `dir`, in memory, catching a panic
-/// (its message and place are kept when [`QuietPanics`] is installed).
+/// (its message and place).
 pub fn generate(dir: &Path) -> Generation {
     match caught(|| files(dir)) {
         Ok(Ok(_)) => Generation::Accepted,
@@ -400,51 +311,16 @@ impl Watchdog {
     }
 }
 
-/// Why a batch of accepted cases failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Refused or a panic, together.
-    Load,
-    RustBuild,
-    RustWarnings,
-    PythonImport,
-    PythonLint,
-}
-
-impl Stage {
-    fn kind(self) -> Kind {
-        match self {
-            Stage::Load => Kind::Batch,
-            Stage::RustBuild => Kind::RustBuild,
-            Stage::RustWarnings => Kind::RustWarnings,
-            Stage::PythonImport => Kind::PythonImport,
-            Stage::PythonLint => Kind::PythonLint,
-        }
-    }
-}
-
 /// The repository's settings for ruff and mypy.
 const PYPROJECT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../pyproject.toml");
-
-/// A stage that failed, and what it said.
-pub type Failure = (Stage, String);
 
 /// Generates the registry of `entries` in `dir` through the round-trip
 /// harness, builds its Rust bindings once (warnings about them fail too)
 /// and imports its Python package; with `lint`, also runs `ruff check`,
 /// `ruff format --diff` and `mypy --strict` on the package.
 pub fn build(entries: &[Entry], dir: &Path, harness_dir: &Path, python: &Path, lint: bool) -> Result<(), Failure> {
-    write_registry(dir, entries).map_err(|errors| (Stage::Load, errors.to_string()))?;
-    let harness = match caught(|| Harness::prepare(Config::new().registry(dir), harness_dir)) {
-        Ok(Ok(harness)) => harness,
-        Ok(Err(errors)) => return Err((Stage::Load, errors.to_string())),
-        Err(panic) => return Err((Stage::Load, format!("the generator panicked: {panic}"))),
-    };
-    let warnings = harness.build_rust_warnings().map_err(|errors| (Stage::RustBuild, errors.to_string()))?;
-    if !warnings.is_empty() {
-        return Err((Stage::RustWarnings, warnings.join("\n")));
-    }
-    harness.import_python(python).map_err(|errors| (Stage::PythonImport, errors.to_string()))?;
+    write_registry(dir, entries).map_err(|errors| (Stage::Generate, errors.to_string()))?;
+    bindings(dir, harness_dir, python, true)?;
     if lint {
         lint_python(dir, python)?;
     }
@@ -503,7 +379,6 @@ struct Runner<'a> {
 
 /// Runs the fuzzing loop; `report` receives each progress line and finding.
 pub fn run(options: &Options, report: &mut dyn FnMut(&str)) -> Result<Summary, Errors> {
-    let _quiet = QuietPanics::install();
     let start = Instant::now();
     let mut runner = Runner { options, summary: Summary::default(), watchdog: Watchdog::start(), start, last_progress: start, report };
     let case_dir = options.work_dir.join("case");
@@ -512,7 +387,7 @@ pub fn run(options: &Options, report: &mut dyn FnMut(&str)) -> Result<Summary, E
         options.seed,
         case_dir.display()
     ));
-    let mut seeds = SplitMix64::new(options.seed);
+    let mut seeds = Rng::new(options.seed);
     let mut pending: Vec<Entry> = Vec::new();
     let mut index: u64 = 0;
     loop {
@@ -639,7 +514,7 @@ impl Runner<'_> {
             self.summary.built += (entries.len() - faulty) as u64;
         }
         for (set, stage, message) in faults {
-            let set = if set.len() == 1 && stage != Stage::Load {
+            let set = if set.len() == 1 && stage != Stage::Generate {
                 let entry = set.into_iter().next().expect("one entry");
                 let mut budget = options.shrink_builds;
                 let alone = options.work_dir.join("shrink");
@@ -662,7 +537,7 @@ impl Runner<'_> {
             } else {
                 set
             };
-            self.finding(stage.kind(), set, message)?;
+            self.finding(Kind::Build(stage), set, message)?;
         }
         Ok(())
     }

@@ -12,8 +12,10 @@
 //! read by an entry of its own beside the main document,
 //! `{"$ref": "<main>#/$defs/Tool"}` (by the main's `$id` when it has one).
 
-use super::{first_reason, Build, Candidate, Document, Expect, Instance, Survey, UniqueNames, Verdict};
+use super::{first_reason, Build, Candidate, Document, Expect, Instance, Survey, Verdict};
+use crate::registry::Stage;
 use concord_codegen::error::Errors;
+use concord_codegen::names::{pascal, Numbering};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
@@ -28,7 +30,7 @@ pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     let column =
         |name: &str| header.iter().position(|c| *c == name).ok_or_else(|| Errors::one(&manifest_file, "", format!("no column {name:?} in the header")));
     let (name_at, dialect_at, path_at) = (column("short_name")?, column("dialect")?, column("path_in_repo")?);
-    let mut names = UniqueNames::default();
+    let mut names = Numbering::default();
     let mut candidates = Vec::new();
     for line in lines.filter(|line| !line.trim().is_empty()) {
         let cells: Vec<&str> = line.split('\t').collect();
@@ -41,7 +43,7 @@ pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     Ok(candidates)
 }
 
-fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut UniqueNames) -> Result<Candidate, Errors> {
+fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Numbering<String>) -> Result<Candidate, Errors> {
     let schemas = corpus.join("schemas");
     let main_file = schemas.join(format!("{short_name}.schema.json"));
     let bytes = std::fs::read(&main_file).map_err(|e| Errors::one(&main_file, "", format!("cannot read: {e}")))?;
@@ -52,7 +54,7 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Un
         path => Path::new(path).with_file_name(format!("{short_name}.schema.json")).to_string_lossy().into_owned(),
     };
     let main_dir = Path::new(&main_path).parent().unwrap_or(Path::new("")).to_path_buf();
-    let base = names.take(super::pascal_case(short_name));
+    let base = names.unique(&pascal(short_name, "N"), str::to_owned);
     let bundle = schemas.join(short_name);
     let uris = retrieval_uris(&bundle);
     let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned() };
@@ -67,7 +69,7 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Un
         let stem = local.rsplit('/').next().unwrap_or_default().trim_end_matches(".json").trim_end_matches(".schema");
         let bytes = std::fs::read(&file).map_err(|e| Errors::one(&file, "", format!("cannot read: {e}")))?;
         let uri = uris.get(&local).cloned();
-        extras.push(Document { name: names.take(format!("{base}{}", super::pascal_case(stem))), path, bytes, uri });
+        extras.push(Document { name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned), path, bytes, uri });
     }
 
     let mut instances = Vec::new();
@@ -102,10 +104,10 @@ fn target_entry(
     main_name: &str,
     id: Option<&str>,
     pointer: &str,
-    names: &mut UniqueNames,
+    names: &mut Numbering<String>,
 ) -> String {
     let last = pointer.rsplit('/').next().unwrap_or_default();
-    let path = main_dir.join(format!("{main_name}.target.{}.json", super::pascal_case(pointer))).to_string_lossy().into_owned();
+    let path = main_dir.join(format!("{main_name}.target.{}.json", pascal(pointer, "N"))).to_string_lossy().into_owned();
     if let Some(existing) = extras.iter().find(|document| document.path == path) {
         return existing.name.clone();
     }
@@ -113,7 +115,7 @@ fn target_entry(
     let schema = serde_json::json!({"$schema": DRAFT_2020_12, "$ref": reference});
     let mut bytes = serde_json::to_vec_pretty(&schema).unwrap_or_default();
     bytes.push(b'\n');
-    let name = names.take(format!("{}{}", main.name, super::pascal_case(last)));
+    let name = names.unique(&format!("{}{}", main.name, pascal(last, "N")), str::to_owned);
     extras.push(Document { name: name.clone(), path, bytes, uri: None });
     name
 }
@@ -212,9 +214,9 @@ pub fn markdown(survey: &Survey) -> String {
         };
         let (rust, python) = match survey.build_of(entry) {
             None => ("", ""),
-            Some(Build::Failed { stage: super::Stage::Generate, .. }) => ("failed: did not generate", ""),
-            Some(Build::Failed { stage: super::Stage::RustBuild, .. }) => ("**no**", ""),
-            Some(Build::Failed { stage: super::Stage::PythonImport, .. }) => ("yes", "**no**"),
+            Some(Build::Failed { stage: Stage::Generate, .. }) => ("failed: did not generate", ""),
+            Some(Build::Failed { stage: Stage::RustBuild, .. }) => ("**no**", ""),
+            Some(Build::Failed { stage: Stage::PythonImport, .. }) => ("yes", "**no**"),
             Some(_) => ("yes", "yes"),
         };
         generated += usize::from(entry.in_combined());
