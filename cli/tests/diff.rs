@@ -1,22 +1,31 @@
 //! `concord diff`: each rule's pair of tiny registries gives the findings
-//! written beside it (tests/diff/<case>/expected.json), and the command
-//! line's report, exit status and `--against` work as documented.
+//! written beside it (tests/diff/<case>/expected.json), every row of the
+//! rule table is reported by some case, the doc's table is the code's, and
+//! the command line's report, exit status and `--against` work as documented.
 
-use concord_cli::diff::report;
-use serde_json::Value;
+use concord_cli::diff::{report, Finding, Rule, RULES};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
 mod common;
 use common::*;
 
+fn diff(old: &Path, new: &Path) -> Vec<Finding> {
+    let load = |dir: &Path| concord_cli::load(dir).unwrap_or_else(|errors| panic!("{}: {errors}", dir.display()));
+    concord_cli::diff::diff(&load(old), &load(new))
+}
+
 /// The findings of a case, as expected.json spells them: the JSON report
 /// without the words and the schema location.
 fn findings(old: &Path, new: &Path) -> Vec<Value> {
-    let load = |dir: &Path| concord_cli::load(dir).unwrap_or_else(|errors| panic!("{}: {errors}", dir.display()));
-    let found = concord_cli::diff::diff(&load(old), &load(new));
+    as_expected(&diff(old, new), old, new)
+}
+
+fn as_expected(found: &[Finding], old: &Path, new: &Path) -> Vec<Value> {
     let sides = report::Sides { old_label: "old", old_dir: old, new_label: "new", new_dir: new };
-    let report: Value = serde_json::from_str(&report::json(&found, &sides)).unwrap();
+    let report: Value = serde_json::from_str(&report::json(found, &sides)).unwrap();
     let mut findings = report["findings"].as_array().unwrap().clone();
     for finding in &mut findings {
         let finding = finding.as_object_mut().unwrap();
@@ -43,25 +52,87 @@ fn every_rule_gives_its_findings() {
         .collect();
     names.sort();
     let mut failures = Vec::new();
-    let mut rules_seen = std::collections::BTreeSet::new();
+    let mut rules_seen = BTreeSet::new();
     for name in &names {
         let case = cases.join(name);
         let expected: Vec<Value> = serde_json::from_slice(&std::fs::read(case.join("expected.json")).unwrap()).unwrap();
-        let actual = findings(&case.join("old"), &case.join("new"));
-        for finding in &actual {
-            rules_seen.insert(finding["rule"].as_str().unwrap().to_owned());
-        }
+        let found = diff(&case.join("old"), &case.join("new"));
+        rules_seen.extend(found.iter().map(|finding| finding.rule));
+        let actual = as_expected(&found, &case.join("old"), &case.join("new"));
         if sorted(actual.clone()) != sorted(expected.clone()) {
             failures.push(format!("{name}:\n  expected {}\n  actual   {}", Value::from(expected), Value::from(actual)));
         }
     }
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), names.len(), failures.join("\n"));
-    // Every rule the documentation lists has a case that reports it.
-    let documented = std::fs::read_to_string(workspace().join("docs/compatibility.md")).unwrap();
-    let rules: Vec<&str> = documented.lines().filter_map(|line| line.strip_prefix("| `")?.split('`').next()).collect();
-    assert!(rules.len() > 30, "{rules:?}");
-    let missing: Vec<&&str> = rules.iter().filter(|rule| !rules_seen.contains(**rule)).collect();
-    assert!(missing.is_empty(), "documented rules no case reports: {missing:?}");
+    rules_seen.extend(situations_no_case_has());
+    // Every row of the rule table (an id in each of its situations) has a case that reports it.
+    let missing: Vec<String> = RULES.iter().filter(|row| !rules_seen.contains(&row.rule)).map(|row| format!("{}: {}", row.id, row.when)).collect();
+    assert!(missing.is_empty(), "rules no case reports: {missing:?}");
+}
+
+/// Cases for the rows no pair of tests/diff/ reports, written here rather
+/// than there (every pair there is also an end-to-end case of
+/// cli/tests/evolution.rs): checks each case's findings, and returns the
+/// rules they report.
+fn situations_no_case_has() -> Vec<Rule> {
+    let mut seen = Vec::new();
+    // A typed map becoming a growth point: the pair of a growth point becoming one, read the other way.
+    let case = workspace().join("tests/diff/policy-typed-map-from-growth-point");
+    let (old, new) = (case.join("new"), case.join("old"));
+    let found = diff(&old, &new);
+    let expected = json!([{"rule": "policy-typed-map", "severity": "error", "breaks": ["forward"], "type": "Thing.Inner", "path": "/inner"}]);
+    assert_eq!(Value::from(as_expected(&found, &old, &new)), expected);
+    seen.extend(found.iter().map(|finding| finding.rule));
+
+    // An envelope's version property renamed: both properties on both sides, `x-version-field` names another.
+    let scratch = tempfile::tempdir().unwrap();
+    let write = |side: &str, field: &str| {
+        let dir = scratch.path().join(side);
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {"inner": {"$ref": "#/$defs/Inner"}},
+            "required": ["inner"],
+            "$defs": {"Inner": {
+                "type": "object",
+                "x-version-field": field,
+                "properties": {"v": {"type": "integer", "enum": [1]}, "w": {"type": "integer", "enum": [1]}, "name": {"type": "string"}},
+                "required": ["v", "w", "name"]
+            }}
+        });
+        let bytes = serde_json::to_vec_pretty(&schema).unwrap();
+        let digest = concord_codegen::registry::digest(&bytes);
+        std::fs::write(dir.join("thing.schema.json"), bytes).unwrap();
+        let index = json!({"format": 1, "schemas": [{"name": "Thing", "path": "thing.schema.json", "digest": digest}]});
+        std::fs::write(dir.join("registry.json"), serde_json::to_vec_pretty(&index).unwrap()).unwrap();
+        dir
+    };
+    let (old, new) = (write("old", "v"), write("new", "w"));
+    let found = diff(&old, &new);
+    let expected = json!([
+        {"rule": "envelope-version-field-changed", "severity": "error", "breaks": ["backward", "forward"], "type": "Thing.Inner", "path": "/inner/w"}
+    ]);
+    assert_eq!(Value::from(as_expected(&found, &old, &new)), expected);
+    seen.extend(found.iter().map(|finding| finding.rule));
+    seen
+}
+
+/// docs/compatibility.md's table of rules is the code's table, row for row:
+/// id, the line on when it applies, the directions it breaks, its severity.
+#[test]
+fn the_documented_rules_are_the_table() {
+    let page = std::fs::read_to_string(workspace().join("docs/compatibility.md")).unwrap();
+    let header = "| rule | when | breaks | severity |";
+    let start = page.find(header).expect("docs/compatibility.md has a table of rules");
+    let documented: String = page[start..].lines().take_while(|line| line.starts_with('|')).map(|line| format!("{line}\n")).collect();
+    let table = concord_cli::diff::rules::markdown();
+    assert!(documented == table, "docs/compatibility.md's table of rules is not the code's (cli/src/diff/rules.rs); the code's:\n{table}");
+    // One table: each rule's row is its own, and a finding's severity and directions are its row's.
+    for (index, row) in RULES.iter().enumerate() {
+        assert_eq!(row.rule as usize, index);
+        assert_eq!((row.rule.id(), row.rule.severity(), row.rule.breaks(), row.rule.when()), (row.id, row.severity, row.breaks, row.when));
+    }
 }
 
 #[test]

@@ -6,6 +6,9 @@
 
 pub mod git;
 pub mod report;
+pub mod rules;
+
+pub use rules::{Rule, RuleInfo, RULES};
 
 use concord_codegen::error::pointer_push;
 use concord_codegen::model::{Check, Choice, EnumValue, Model, Shape, Struct, TypeId, TypeKind, UnknownKeys};
@@ -58,17 +61,12 @@ impl Direction {
     }
 }
 
-const BACKWARD: &[Direction] = &[Direction::Backward];
-const FORWARD: &[Direction] = &[Direction::Forward];
-const RELAY: &[Direction] = &[Direction::Relay];
-const BOTH: &[Direction] = &[Direction::Backward, Direction::Forward];
-const NONE: &[Direction] = &[];
-
 /// One change and what it breaks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
-    /// The rule's identifier (docs/compatibility.md).
-    pub rule: &'static str,
+    /// The rule (docs/compatibility.md); the severity and the directions
+    /// are its row's.
+    pub rule: Rule,
     pub severity: Severity,
     pub breaks: Vec<Direction>,
     /// The type holding the change, `Entry.Type` (the new one's name, or the
@@ -92,7 +90,7 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Finding> {
     let mut walk = Walk { old, new, findings: Vec::new(), seen: HashSet::new(), queue: VecDeque::new(), order: 0 };
     walk.entries();
     let mut findings = walk.findings;
-    findings.sort_by(|a, b| (a.order, &a.path, a.rule).cmp(&(b.order, &b.path, b.rule)));
+    findings.sort_by(|a, b| (a.order, &a.path, a.rule.id()).cmp(&(b.order, &b.path, b.rule.id())));
     findings.dedup();
     findings
 }
@@ -118,11 +116,11 @@ struct At {
 }
 
 impl<'m> Walk<'m> {
-    fn report(&mut self, rule: &'static str, severity: Severity, breaks: &[Direction], at: &At, message: String) {
+    fn report(&mut self, rule: Rule, at: &At, message: String) {
         self.findings.push(Finding {
             rule,
-            severity,
-            breaks: breaks.to_vec(),
+            severity: rule.severity(),
+            breaks: rule.breaks().to_vec(),
             type_label: at.type_label.clone(),
             path: at.path.clone(),
             file: at.file.clone(),
@@ -148,7 +146,7 @@ impl<'m> Walk<'m> {
                     "version {version} of {} was pinned {} and is now {}: a pinned version is frozen, so data written under it may no longer read; list the change as a new version",
                     module.entry, old.modules[before].digest, module.digest
                 );
-                self.report("pinned-version-changed", Severity::Error, BOTH, &at, message);
+                self.report(Rule::PinnedVersionChanged, &at, message);
             }
         }
         let roots = |model: &'m Model| -> HashMap<&'m str, (usize, TypeId)> {
@@ -160,7 +158,7 @@ impl<'m> Walk<'m> {
             let Some(root) = module.root else { continue };
             let at = At { type_label: new.label(root), path: String::new(), file: module.file.clone(), pointer: String::new() };
             let Some(&(before, old_root)) = old_roots.get(module.name.as_str()) else {
-                self.report("entry-added", Severity::Info, NONE, &at, format!("a new record type {}", module.name));
+                self.report(Rule::EntryAdded, &at, format!("a new record type {}", module.name));
                 continue;
             };
             let was = &old.modules[before];
@@ -173,7 +171,7 @@ impl<'m> Walk<'m> {
                     module.entry,
                     shown(was.version)
                 );
-                self.report("newest-version-changed", Severity::Info, NONE, &at, message);
+                self.report(Rule::NewestVersionChanged, &at, message);
             }
             self.queue.push_back((old_root, root, String::new()));
             while let Some((a, b, path)) = self.queue.pop_front() {
@@ -185,7 +183,7 @@ impl<'m> Walk<'m> {
             let Some(root) = module.root else { continue };
             if !new_roots.contains_key(module.name.as_str()) {
                 let at = At { type_label: old.label(root), path: String::new(), file: module.file.clone(), pointer: String::new() };
-                self.report("entry-removed", Severity::Error, BACKWARD, &at, format!("the record type {} is gone: its data has no reader", module.name));
+                self.report(Rule::EntryRemoved, &at, format!("the record type {} is gone: its data has no reader", module.name));
             }
         }
     }
@@ -202,55 +200,31 @@ impl<'m> Walk<'m> {
             (TypeKind::Enum(x), TypeKind::Enum(y)) => self.enum_values((x, false), (y, false), &at),
             (TypeKind::OpenEnum(x), TypeKind::OpenEnum(y)) => self.enum_values((&x.values, true), (&y.values, true), &at),
             (TypeKind::Enum(x), TypeKind::OpenEnum(y)) => {
-                self.report(
-                    "enum-opened",
-                    Severity::Error,
-                    FORWARD,
-                    &at,
-                    "the enum now keeps any string: an older reader refuses strings it does not list".to_owned(),
-                );
+                self.report(Rule::EnumOpened, &at, "the enum now keeps any string: an older reader refuses strings it does not list".to_owned());
                 self.enum_values((x, false), (&y.values, true), &at);
             }
             (TypeKind::OpenEnum(x), TypeKind::Enum(y)) => {
-                self.report("enum-closed", Severity::Error, BACKWARD, &at, "the enum no longer keeps other strings: old data may hold one".to_owned());
+                self.report(Rule::EnumClosed, &at, "the enum no longer keeps other strings: old data may hold one".to_owned());
                 self.enum_values((&x.values, true), (y, false), &at);
             }
             (TypeKind::Union(x), TypeKind::Union(y)) => {
                 if x.choice != y.choice {
                     let message = format!("the union picks its branch {} (it picked {})", choice(&y.choice), choice(&x.choice));
-                    self.report("union-tag-changed", Severity::Error, BOTH, &at, message);
+                    self.report(Rule::UnionTagChanged, &at, message);
                     return;
                 }
                 for branch in &y.branches {
                     match x.branches.iter().find(|other| other.key == branch.key) {
                         Some(before) => self.shapes(&before.shape, &branch.shape, &at),
-                        None => self.report(
-                            "union-branch-added",
-                            Severity::Error,
-                            FORWARD,
-                            &at,
-                            format!("a new branch {:?}: an older reader refuses it", branch.key),
-                        ),
+                        None => self.report(Rule::UnionBranchAdded, &at, format!("a new branch {:?}: an older reader refuses it", branch.key)),
                     }
                 }
                 for branch in x.branches.iter().filter(|before| !y.branches.iter().any(|branch| branch.key == before.key)) {
-                    self.report(
-                        "union-branch-removed",
-                        Severity::Error,
-                        BACKWARD,
-                        &at,
-                        format!("the branch {:?} is gone: old data of it is refused", branch.key),
-                    );
+                    self.report(Rule::UnionBranchRemoved, &at, format!("the branch {:?} is gone: old data of it is refused", branch.key));
                 }
             }
             (TypeKind::TypedId(x), TypeKind::TypedId(y)) if x != y => {
-                self.report(
-                    "typed-id-prefix-changed",
-                    Severity::Error,
-                    BOTH,
-                    &at,
-                    format!("the id prefix is {y:?} (it was {x:?}): neither reads the other's ids"),
-                );
+                self.report(Rule::TypedIdPrefixChanged, &at, format!("the id prefix is {y:?} (it was {x:?}): neither reads the other's ids"));
             }
             (TypeKind::TypedId(_), TypeKind::TypedId(_)) => {}
             // An alias on either side: compare what it stands for.
@@ -273,16 +247,10 @@ impl<'m> Walk<'m> {
             match old.fields.iter().find(|before| before.json_name == field.json_name) {
                 Some(before) => {
                     match (before.presence.is_required(), field.presence.is_required()) {
-                        (false, true) => {
-                            self.report("property-required", Severity::Error, BACKWARD, &here, "the property is now required: old data may lack it".to_owned())
+                        (false, true) => self.report(Rule::PropertyRequired, &here, "the property is now required: old data may lack it".to_owned()),
+                        (true, false) => {
+                            self.report(Rule::PropertyOptional, &here, "the property is now optional: an older reader refuses new data without it".to_owned())
                         }
-                        (true, false) => self.report(
-                            "property-optional",
-                            Severity::Error,
-                            FORWARD,
-                            &here,
-                            "the property is now optional: an older reader refuses new data without it".to_owned(),
-                        ),
                         _ => {}
                     }
                     self.shapes(&before.shape, &field.shape, &here);
@@ -290,32 +258,24 @@ impl<'m> Walk<'m> {
                 None => {
                     let name = &field.json_name;
                     match &old.unknown_keys {
-                        UnknownKeys::Refuse => self.report(
-                            "property-added-closed",
-                            Severity::Error,
-                            FORWARD,
-                            &here,
-                            format!("{name:?} is new at a closed type: an older reader refuses it"),
-                        ),
+                        UnknownKeys::Refuse => {
+                            self.report(Rule::PropertyAddedClosed, &here, format!("{name:?} is new at a closed type: an older reader refuses it"))
+                        }
                         UnknownKeys::Drop => self.report(
-                            "property-added-default",
-                            Severity::Warning,
-                            RELAY,
+                            Rule::PropertyAddedDefault,
                             &here,
                             format!("{name:?} is new at a default type: an older reader drops it, so a relay loses it"),
                         ),
                         // An old reader reads the key as one of its typed entries.
                         UnknownKeys::Typed(entries) => self.shapes(entries, &field.shape, &here),
                         UnknownKeys::Keep => self.report(
-                            "property-added-growth-point",
-                            Severity::Warning,
-                            BACKWARD,
+                            Rule::PropertyAddedGrowthPoint,
                             &here,
                             format!("{name:?} is new at a growth point: an older reader keeps it, but old data may hold {name:?}, kept, with another shape"),
                         ),
                     }
                     if field.presence.is_required() {
-                        self.report("required-property-added", Severity::Error, BACKWARD, &here, format!("{name:?} is new and required: old data lacks it"));
+                        self.report(Rule::RequiredPropertyAdded, &here, format!("{name:?} is new and required: old data lacks it"));
                     }
                 }
             }
@@ -325,32 +285,18 @@ impl<'m> Walk<'m> {
             let here = At { path: pointer_push(&at.path, &before.json_name), pointer: before.pointer.clone(), file: old_file.to_path_buf(), ..at.clone() };
             let name = &before.json_name;
             match &new.unknown_keys {
-                UnknownKeys::Refuse => self.report(
-                    "property-removed-closed",
-                    Severity::Error,
-                    BACKWARD,
-                    &here,
-                    format!("{name:?} is gone from a closed type: old data holding it is refused"),
-                ),
-                UnknownKeys::Drop => {
-                    self.report("property-removed-default", Severity::Info, NONE, &here, format!("{name:?} is gone: a new reader drops it from old data"))
+                UnknownKeys::Refuse => {
+                    self.report(Rule::PropertyRemovedClosed, &here, format!("{name:?} is gone from a closed type: old data holding it is refused"))
                 }
+                UnknownKeys::Drop => self.report(Rule::PropertyRemovedDefault, &here, format!("{name:?} is gone: a new reader drops it from old data")),
                 UnknownKeys::Keep | UnknownKeys::Typed(_) => self.report(
-                    "property-removed-growth-point",
-                    Severity::Info,
-                    NONE,
+                    Rule::PropertyRemovedGrowthPoint,
                     &here,
                     format!("{name:?} is gone from a growth point: old data's key is kept as an unknown key"),
                 ),
             }
             if before.presence.is_required() {
-                self.report(
-                    "required-property-removed",
-                    Severity::Error,
-                    FORWARD,
-                    &here,
-                    format!("{name:?} was required: an older reader refuses new data without it"),
-                );
+                self.report(Rule::RequiredPropertyRemoved, &here, format!("{name:?} was required: an older reader refuses new data without it"));
             }
         }
     }
@@ -364,49 +310,33 @@ impl<'m> Walk<'m> {
         match (old, new) {
             (UnknownKeys::Typed(_), UnknownKeys::Typed(_)) => {}
             (UnknownKeys::Keep | UnknownKeys::Drop, UnknownKeys::Typed(_)) => {
-                self.report(
-                    "policy-typed-map",
-                    Severity::Error,
-                    BACKWARD,
-                    at,
-                    format!("{message}: old data's unknown keys, of any shape, are now typed entries"),
-                );
+                self.report(Rule::PolicyTypedMap, at, format!("{message}: old data's unknown keys, of any shape, are now typed entries"));
             }
             (UnknownKeys::Typed(_), UnknownKeys::Keep) => {
                 self.report(
-                    "policy-typed-map",
-                    Severity::Error,
-                    FORWARD,
+                    Rule::PolicyTypedMapToGrowthPoint,
                     at,
                     format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type"),
                 );
             }
             (UnknownKeys::Typed(_), UnknownKeys::Drop) => {
                 let message = format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type, and an older relay keeps the entries new readers drop");
-                self.report("policy-typed-map", Severity::Error, &[Direction::Forward, Direction::Relay], at, message);
+                self.report(Rule::PolicyTypedMapToDefault, at, message);
             }
-            (_, UnknownKeys::Refuse) => {
-                self.report("policy-closed", Severity::Error, BACKWARD, at, format!("{message}: old data with unknown keys is refused"))
-            }
+            (_, UnknownKeys::Refuse) => self.report(Rule::PolicyClosed, at, format!("{message}: old data with unknown keys is refused")),
             (UnknownKeys::Refuse, _) => self.report(
-                if matches!(new, UnknownKeys::Drop) { "policy-default" } else { "policy-growth-point" },
-                Severity::Error,
-                FORWARD,
+                if matches!(new, UnknownKeys::Drop) { Rule::PolicyDefaultFromClosed } else { Rule::PolicyGrowthPointFromClosed },
                 at,
                 format!("{message}: new data may carry unknown keys, which an older, closed reader refuses"),
             ),
-            (UnknownKeys::Drop, _) => self.report(
-                "policy-growth-point",
-                Severity::Warning,
-                RELAY,
-                at,
-                format!("{message}: an older relay drops the unknown keys new writers keep here"),
-            ),
-            (_, UnknownKeys::Drop) => {
-                self.report("policy-default", Severity::Warning, RELAY, at, format!("{message}: an older relay keeps unknown keys that new readers drop"))
+            (UnknownKeys::Drop, _) => {
+                self.report(Rule::PolicyGrowthPointFromDefault, at, format!("{message}: an older relay drops the unknown keys new writers keep here"))
             }
-            // Kept either way (a growth point, or a typed map beside the properties).
-            _ => self.report("policy-growth-point", Severity::Info, NONE, at, message),
+            (_, UnknownKeys::Drop) => {
+                self.report(Rule::PolicyDefaultFromGrowthPoint, at, format!("{message}: an older relay keeps unknown keys that new readers drop"))
+            }
+            // The rest are the same policy on both sides, which returned above.
+            _ => {}
         }
     }
 
@@ -419,11 +349,11 @@ impl<'m> Walk<'m> {
                 let here = At { path: pointer_push(&at.path, &y.field), ..at.clone() };
                 if !added.is_empty() {
                     let message = format!("version {} added: an older reader refuses it as unsupported", added.join(", "));
-                    self.report("envelope-version-added", Severity::Error, FORWARD, &here, message);
+                    self.report(Rule::EnvelopeVersionAdded, &here, message);
                 }
                 if !removed.is_empty() {
                     let message = format!("version {} dropped: its data is refused as unsupported", removed.join(", "));
-                    self.report("envelope-version-removed", Severity::Error, BACKWARD, &here, message);
+                    self.report(Rule::EnvelopeVersionRemoved, &here, message);
                 }
             }
             (x, y) => {
@@ -435,12 +365,12 @@ impl<'m> Walk<'m> {
                 // Versioned now: old data may hold a version outside the set.
                 // No longer: new data may hold one an older reader refuses.
                 // (An `enum` only the assertion engine checked is not in the model.)
-                let breaks = match (x, y) {
-                    (None, _) => BACKWARD,
-                    (_, None) => FORWARD,
-                    _ => BOTH,
+                let rule = match (x, y) {
+                    (None, _) => Rule::EnvelopeVersionFieldAdded,
+                    (_, None) => Rule::EnvelopeVersionFieldRemoved,
+                    _ => Rule::EnvelopeVersionFieldRenamed,
                 };
-                self.report("envelope-version-field-changed", Severity::Error, breaks, &here, message);
+                self.report(rule, &here, message);
             }
         }
     }
@@ -453,22 +383,16 @@ impl<'m> Walk<'m> {
         let list = |values: &[&str]| values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ");
         if !added.is_empty() {
             if old_open {
-                self.report("open-enum-value-added", Severity::Info, NONE, at, format!("{} added: an older reader keeps it as unrecognized", list(&added)));
+                self.report(Rule::OpenEnumValueAdded, at, format!("{} added: an older reader keeps it as unrecognized", list(&added)));
             } else {
-                self.report("enum-value-added", Severity::Error, FORWARD, at, format!("{} added: an older reader refuses it", list(&added)));
+                self.report(Rule::EnumValueAdded, at, format!("{} added: an older reader refuses it", list(&added)));
             }
         }
         if !removed.is_empty() {
             if new_open {
-                self.report(
-                    "open-enum-value-removed",
-                    Severity::Info,
-                    NONE,
-                    at,
-                    format!("{} removed: old data holding it reads as unrecognized", list(&removed)),
-                );
+                self.report(Rule::OpenEnumValueRemoved, at, format!("{} removed: old data holding it reads as unrecognized", list(&removed)));
             } else {
-                self.report("enum-value-removed", Severity::Error, BACKWARD, at, format!("{} removed: old data holding it is refused", list(&removed)));
+                self.report(Rule::EnumValueRemoved, at, format!("{} removed: old data holding it is refused", list(&removed)));
             }
         }
     }
@@ -479,27 +403,17 @@ impl<'m> Walk<'m> {
         let (new_checks, new_null, new) = self.normal(new, Side::New);
         self.bounds(&old_checks, &new_checks, at);
         match (old_null, new_null) {
-            (false, true) => self.report("nullable-added", Severity::Error, FORWARD, at, "the value may now be null: an older reader refuses null".to_owned()),
-            (true, false) => {
-                self.report("nullable-removed", Severity::Error, BACKWARD, at, "the value may no longer be null: old data may hold null".to_owned())
-            }
+            (false, true) => self.report(Rule::NullableAdded, at, "the value may now be null: an older reader refuses null".to_owned()),
+            (true, false) => self.report(Rule::NullableRemoved, at, "the value may no longer be null: old data may hold null".to_owned()),
             _ => {}
         }
         match (old, new) {
             (Shape::Any, Shape::Any) | (Shape::Null, Shape::Null) | (Shape::Bool, Shape::Bool) => {}
             (Shape::Integer, Shape::Integer) | (Shape::Number, Shape::Number) | (Shape::String, Shape::String) => {}
-            (Shape::Any, _) => {
-                self.report("type-narrowed", Severity::Error, BACKWARD, at, format!("the value is now {} (it was any JSON value)", self.named(new, Side::New)))
-            }
-            (_, Shape::Any) => {
-                self.report("type-widened", Severity::Error, FORWARD, at, format!("the value is now any JSON value (it was {})", self.named(old, Side::Old)))
-            }
-            (Shape::Integer, Shape::Number) => {
-                self.report("type-widened", Severity::Error, FORWARD, at, "the value is now a number (it was an integer)".to_owned())
-            }
-            (Shape::Number, Shape::Integer) => {
-                self.report("type-narrowed", Severity::Error, BACKWARD, at, "the value is now an integer (it was a number)".to_owned())
-            }
+            (Shape::Any, _) => self.report(Rule::TypeNarrowed, at, format!("the value is now {} (it was any JSON value)", self.named(new, Side::New))),
+            (_, Shape::Any) => self.report(Rule::TypeWidened, at, format!("the value is now any JSON value (it was {})", self.named(old, Side::Old))),
+            (Shape::Integer, Shape::Number) => self.report(Rule::TypeWidened, at, "the value is now a number (it was an integer)".to_owned()),
+            (Shape::Number, Shape::Integer) => self.report(Rule::TypeNarrowed, at, "the value is now an integer (it was a number)".to_owned()),
             (Shape::Array(x), Shape::Array(y)) | (Shape::Map(x), Shape::Map(y)) => {
                 let here = At { path: format!("{}/*", at.path), ..at.clone() };
                 self.shapes(x, y, &here);
@@ -513,18 +427,12 @@ impl<'m> Walk<'m> {
             (Shape::Named(a), Shape::Named(b)) => self.queue.push_back((*a, *b, at.path.clone())),
             (Shape::String, Shape::Named(b)) if self.is_string_like(*b, Side::New) => {
                 if !matches!(self.new.get(*b).kind, TypeKind::OpenEnum(_)) {
-                    self.report(
-                        "type-narrowed",
-                        Severity::Error,
-                        BACKWARD,
-                        at,
-                        format!("the string is now {} (it was any string)", self.named(new, Side::New)),
-                    );
+                    self.report(Rule::TypeNarrowed, at, format!("the string is now {} (it was any string)", self.named(new, Side::New)));
                 }
             }
             (Shape::Named(a), Shape::String) if self.is_string_like(*a, Side::Old) => {
                 if !matches!(self.old.get(*a).kind, TypeKind::OpenEnum(_)) {
-                    self.report("type-widened", Severity::Error, FORWARD, at, format!("the value is now any string (it was {})", self.named(old, Side::Old)));
+                    self.report(Rule::TypeWidened, at, format!("the value is now any string (it was {})", self.named(old, Side::Old)));
                 }
             }
             _ => self.shapes_changed(old, new, at),
@@ -533,7 +441,7 @@ impl<'m> Walk<'m> {
 
     fn shapes_changed(&mut self, old: &Shape, new: &Shape, at: &At) {
         let message = format!("the value is now {} (it was {}): neither reads the other's", self.named(new, Side::New), self.named(old, Side::Old));
-        self.report("type-changed", Severity::Error, BOTH, at, message);
+        self.report(Rule::TypeChanged, at, message);
     }
 
     /// A value's shape below its assertions, nullability and aliases: the
@@ -607,12 +515,12 @@ impl<'m> Walk<'m> {
         if before != after {
             // Added: a narrowing; removed: a widening; changed: concord does
             // not compare regular languages, so either way.
-            let (breaks, message) = match (before.is_empty(), after.is_empty()) {
-                (true, _) => (BACKWARD, format!("a pattern {after:?} where there was none: old data may not match it")),
-                (_, true) => (FORWARD, format!("the pattern {before:?} is gone: an older reader refuses new data that does not match it")),
-                _ => (BOTH, format!("the pattern is {after:?} (it was {before:?}): concord does not compare regular languages")),
+            let (rule, message) = match (before.is_empty(), after.is_empty()) {
+                (true, _) => (Rule::PatternAdded, format!("a pattern {after:?} where there was none: old data may not match it")),
+                (_, true) => (Rule::PatternRemoved, format!("the pattern {before:?} is gone: an older reader refuses new data that does not match it")),
+                _ => (Rule::PatternChanged, format!("the pattern is {after:?} (it was {before:?}): concord does not compare regular languages")),
             };
-            self.report("pattern-changed", Severity::Error, breaks, at, message);
+            self.report(rule, at, message);
         }
         let range = |checks: &[Check], which: Family| -> Range {
             checks.iter().filter_map(which).fold((None, None), |(lo, hi), (l, h)| {
@@ -688,10 +596,10 @@ impl<'m> Walk<'m> {
             _ => {}
         }
         if !narrowed.is_empty() {
-            self.report("bound-narrowed", Severity::Error, BACKWARD, at, format!("{}: old data may be outside it", narrowed.join("; ")));
+            self.report(Rule::BoundNarrowed, at, format!("{}: old data may be outside it", narrowed.join("; ")));
         }
         if !widened.is_empty() {
-            self.report("bound-widened", Severity::Error, FORWARD, at, format!("{}: new data may be outside what an older reader accepts", widened.join("; ")));
+            self.report(Rule::BoundWidened, at, format!("{}: new data may be outside what an older reader accepts", widened.join("; ")));
         }
     }
 }

@@ -43,7 +43,7 @@ pub fn table(findings: &[Finding], sides: &Sides, fail_on: Severity) -> String {
         .map(|f| {
             let breaks: Vec<&str> = f.breaks.iter().map(|d| d.as_str()).collect();
             let path = if f.path.is_empty() { "(record)".to_owned() } else { concord_codegen::error::shown(&f.path) };
-            [f.severity.to_string(), f.rule.to_owned(), if breaks.is_empty() { "-".to_owned() } else { breaks.join(",") }, f.type_label.clone(), path]
+            [f.severity.to_string(), f.rule.id().to_owned(), if breaks.is_empty() { "-".to_owned() } else { breaks.join(",") }, f.type_label.clone(), path]
         })
         .collect();
     let headers = ["SEVERITY", "RULE", "BREAKS", "TYPE", "PATH"];
@@ -77,7 +77,7 @@ pub fn json(findings: &[Finding], sides: &Sides) -> String {
         .iter()
         .map(|f| {
             json!({
-                "rule": f.rule,
+                "rule": f.rule.id(),
                 "severity": f.severity.as_str(),
                 "breaks": f.breaks.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
                 "type": f.type_label,
