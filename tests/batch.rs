@@ -1,8 +1,8 @@
-//! Batch reads (ADR 0005's per-record isolation): `tests/batch/evidence.jsonl`
-//! holds good and bad records; Rust gives the outcome written in
-//! `tests/batch/evidence.outcome`, and `tests/python/test_batch.py` holds
-//! Python to the same file, so both languages report the same failed lines
-//! with the same error kinds.
+//! Batch reads (per-record isolation, docs/decisions/batch-reads.md):
+//! `tests/batch/evidence.jsonl` holds good and bad records; Rust gives the
+//! outcome written in `tests/batch/evidence.outcome`, and
+//! `tests/python/test_batch.py` holds Python to the same file, so both
+//! languages report the same failed lines with the same error kinds.
 
 use concord::runtime::batch::{self, JsonLines};
 use concord::runtime::Record;

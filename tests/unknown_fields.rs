@@ -1,6 +1,7 @@
-//! ADR-027's paired test, Rust side (the Python side is
-//! tests/python/test_unknown_fields.py): unknown keys survive at growth
-//! points, vanish inside default types, and are refused by closed types.
+//! The paired unknown-key test (docs/decisions/unknown-keys.md), Rust side
+//! (the Python side is tests/python/test_unknown_fields.py): unknown keys
+//! survive at growth points, vanish inside default types, and are refused
+//! by closed types.
 
 use concord::runtime::Record;
 use concord::{ClsArtifact, Evidence};

@@ -121,7 +121,8 @@ impl<K: Eq + Hash> Numbering<K> {
         loop {
             let candidate = format!("{base}{next}");
             *next += 1;
-            // Taken names are never released: a number passed over stays taken.
+            // The count only moves on: a number passed over is not tried
+            // again, even once `release` frees its name.
             if self.taken.insert(key(&candidate)) {
                 return candidate;
             }

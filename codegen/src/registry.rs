@@ -22,7 +22,7 @@ pub const GET_CONCORD: &str = "(the `concord` command: `cargo install concord-cl
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The largest `version` an entry may carry: a counter, not a date or a
-/// packed major/minor (ADR 0005 rejected those), and safe in both languages.
+/// packed major/minor (docs/decisions/frozen-versions.md), and safe in both languages.
 pub const MAX_VERSION: u64 = 1_000_000;
 
 /// A registry whose every pin held: each schema file read and verified.

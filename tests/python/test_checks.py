@@ -1,5 +1,5 @@
 """concord_runtime.checks and the core's JSON Schema assertions: the Rust
-runtime's verdicts and messages (runtime/rust/src/check.rs) seen from Python,
+runtime's verdicts and messages (runtime/rust/src/checks.rs) seen from Python,
 on pydantic models as generated code attaches them, and on the official
 JSON-Schema-Test-Suite's const, enum, uniqueItems and multipleOf groups."""
 

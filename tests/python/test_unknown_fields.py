@@ -1,6 +1,6 @@
-"""ADR-027's paired test, Python side (the Rust side is tests/unknown_fields.rs):
-unknown keys survive at growth points, vanish inside default types, and are
-refused by closed types."""
+"""The paired unknown-key test (docs/decisions/unknown-keys.md), Python side
+(the Rust side is tests/unknown_fields.rs): unknown keys survive at growth
+points, vanish inside default types, and are refused by closed types."""
 
 import pytest
 from concord_registry import ClsArtifact, Evidence

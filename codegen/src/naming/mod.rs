@@ -19,8 +19,8 @@ pub fn type_name(word: &str) -> String {
 }
 
 /// The names of a versioned envelope's constants, the same in both
-/// languages (ADR 0005's `SUPPORTED_..._VERSIONS`): all its versions, and
-/// the current one.
+/// languages (`SUPPORTED_..._VERSIONS`, docs/decisions/versioned-envelopes.md):
+/// all its versions, and the current one.
 pub fn version_constants(type_name: &str) -> (String, String) {
     let upper = crate::names::snake(type_name).to_uppercase();
     (format!("SUPPORTED_{upper}_VERSIONS"), format!("{upper}_VERSION"))

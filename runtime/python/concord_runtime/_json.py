@@ -34,7 +34,7 @@ class RecordError(ValueError):
 
 class VersionError(RecordError):
     """A versioned envelope (``x-version-field``) of a version its schema does not list, at the
-    version's pointer: refused before anything else (ADR 0005)."""
+    version's pointer: refused before anything else (docs/decisions/versioned-envelopes.md)."""
 
     kind = "unsupported-version"
 

@@ -1,4 +1,4 @@
-"""Batch reads with per-record isolation (ADR 0005's ``EvidenceReadOutcome``): a JSON Lines
+"""Batch reads with per-record isolation (docs/decisions/batch-reads.md): a JSON Lines
 stream gives the records that read and, for each line that did not, its number and why. One
 bad line never aborts the batch; a line longer than the size limit is a failed record, skipped
 without being held in memory. ``concord_runtime::batch`` in Rust reads the same lines to the

@@ -3,10 +3,11 @@
 Every generated record class with a place of its own in its schema file has
 ``SCHEMA``, a :class:`PinnedSchema`: the exact text of that file and of the
 files its ``$ref``\\ s reach, each with the digest ``registry.json`` pins, and
-the JSON pointer of the type's subschema (ADR-0060: what a check enforces is
-in the pinned bytes). ``SCHEMA.validate(value)`` checks a JSON value against
-it with the Rust runtime's engine, through the compiled core: the same
-verdict and the same notes, word for word, as ``validate`` in Rust.
+the JSON pointer of the type's subschema (docs/decisions/pinned-validation.md:
+what a check enforces is in the pinned bytes). ``SCHEMA.validate(value)``
+checks a JSON value against it with the Rust runtime's engine, through the
+compiled core: the same verdict and the same notes, word for word, as
+``validate`` in Rust.
 """
 
 from __future__ import annotations

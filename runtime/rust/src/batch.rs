@@ -1,4 +1,4 @@
-//! Batch reads with per-record isolation (ADR 0005's `EvidenceReadOutcome`):
+//! Batch reads with per-record isolation (docs/decisions/batch-reads.md):
 //! a JSON Lines stream gives the records that read and, for each line that
 //! did not, its number and why. One bad line never aborts the batch; a line
 //! longer than the size limit is a failed record, skipped without being held

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
 use std::fmt::{self, Write as _};
 
-/// The profile's name, as ADR-0004 gives it.
+/// The profile's name, as its requirement gives it (docs/decisions/canonical-json.md).
 pub const PROFILE: &str = "jcs-rfc8785-integer-v1";
 
 /// Why a value has no canonical form.

@@ -30,7 +30,7 @@ pub fn notes(validator: &Validator, value: &Value, limit: usize) -> (Vec<Note>, 
     (notes, false)
 }
 
-/// An engine error as notes that never repeat the refused value (ADR-0060):
+/// An engine error as notes that never repeat the refused value (docs/decisions/refusal-notes.md):
 /// what is wrong, said with the schema's words only. A property the schema
 /// does not allow is a note of its own, at the property.
 fn describe(error: &ValidationError<'_>) -> Vec<Note> {

@@ -4,11 +4,12 @@
 
 use std::fmt;
 
-/// At most this many notes are given for one refused value (ADR-0060).
+/// At most this many notes are given for one refused value (docs/decisions/refusal-notes.md).
 pub const MAX_NOTES: usize = 3;
 
-/// Why a value fails its schema: at most three notes (ADR-0060), and whether
-/// the engine found more. The same notes, word for word, in both languages.
+/// Why a value fails its schema: at most three notes
+/// (docs/decisions/refusal-notes.md), and whether the engine found more.
+/// The same notes, word for word, in both languages.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     pub notes: Vec<Note>,

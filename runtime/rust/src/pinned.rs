@@ -1,10 +1,11 @@
 //! A record type's schema as pinned: the exact text of its registry file and
 //! of the files its `$ref`s reach, each with the digest the registry pins,
-//! and the JSON pointer of the type's subschema in the first (ADR-0060: what
-//! a check enforces is in the pinned bytes, not behind a path read at run
-//! time). With the `validate` feature, [`Schema::validate`] checks a JSON
-//! value against it with the engine ([`crate::engine`]), which the Python
-//! runtime runs too: the same verdict and the same notes in both languages.
+//! and the JSON pointer of the type's subschema in the first
+//! (docs/decisions/pinned-validation.md: what a check enforces is in the
+//! pinned bytes, not behind a path read at run time). With the `validate`
+//! feature, [`Schema::validate`] checks a JSON value against it with the
+//! engine ([`crate::engine`]), which the Python runtime runs too: the same
+//! verdict and the same notes in both languages.
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! `"x-typed-id": "<prefix>"` (ADR 0004): a string `<prefix>_<UUIDv7>`, the
+//! `"x-typed-id": "<prefix>"` (docs/decisions/typed-ids.md): a string `<prefix>_<UUIDv7>`, the
 //! UUID in lowercase canonical form (8-4-4-4-12 hex), version 7, the
 //! RFC 9562 variant (`10xx`).
 
