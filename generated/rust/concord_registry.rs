@@ -2,6 +2,824 @@
 
 ::concord_runtime::bindings_for!("0.1.0");
 
+pub use cls_artifact::ClsArtifact;
+pub use evidence_v1::EvidenceV1;
+pub use evidence::Evidence;
+
+pub mod cls_artifact {
+    //! The types of the registry entry `ClsArtifact`.
+
+    /// ClsArtifact
+    ///
+    /// A .cls.json artifact: the sole cross-language contract between the Python collectors and the Rust analyzers (ADR-027). Top-level growth point: unknown keys are captured and re-emitted after the declared fields.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ClsArtifact {
+        /// Version of the .cls.json layout written by the collector.
+        pub format_version: i64,
+        /// Metadata about the machine and software stack the capture ran on.
+        pub session: Session,
+        /// The torch.compile configuration in effect for this capture.
+        pub compile_config: CompileConfig,
+        /// One record per generated kernel, in launch order.
+        pub kernels: Vec<Kernel>,
+        /// Free-form collector annotations. A declared property that happens to be called `extra`; it is not the unknown-key catch-all.
+        pub extra: Option<::concord_runtime::IndexMap<String, ::concord_runtime::Value>>,
+        /// Root of the module call tree, when the collector recorded one.
+        pub call_tree: Option<CallNode>,
+        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
+        pub extra_: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
+    }
+
+    /// Session
+    ///
+    /// Session metadata. Growth point: the field set grows (ADR-027), so unknown keys are captured and re-emitted.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Session {
+        /// CUDA compute architecture, e.g. sm_90.
+        pub gpu_arch: String,
+        /// NVIDIA driver version string.
+        pub driver_version: String,
+        /// CUDA runtime version string.
+        pub cuda_version: String,
+        /// NCCL version; null when NCCL was probed but not loaded, absent when not probed.
+        pub nccl_version: Option<Option<String>>,
+        /// torch.backends.cudnn.version(); always written, null when cuDNN is unavailable.
+        pub cudnn_version: Option<i64>,
+        /// Host the capture ran on, when known.
+        pub hostname: Option<String>,
+        /// Number of ranks in the process group (1 when not distributed).
+        pub world_size: i64,
+        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
+        pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
+    }
+
+    /// CompileConfig
+    ///
+    /// torch.compile settings. Default policy: unknown keys are accepted and dropped.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CompileConfig {
+        /// Compiler backend name, e.g. inductor.
+        pub backend: String,
+        /// torch.compile mode.
+        pub mode: CompileConfigMode,
+        /// Whether graph breaks were forbidden.
+        pub fullgraph: bool,
+        /// Dynamic-shape setting; null means automatic. Always written.
+        pub dynamic: Option<bool>,
+        /// Backend options passed through verbatim (free-form JSON object).
+        pub options: Option<::concord_runtime::IndexMap<String, ::concord_runtime::Value>>,
+    }
+
+    /// Kernel
+    ///
+    /// One generated kernel. Default policy: unknown keys are accepted and dropped.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Kernel {
+        /// Kernel symbol name.
+        pub name: String,
+        /// Kind of kernel. The property is literally named `type`.
+        pub r#type: KernelType,
+        /// Measured device time in milliseconds.
+        pub duration_ms: f64,
+        /// Launch geometry.
+        pub launch: LaunchDims,
+        /// Achieved occupancy in [0, 1]; null when the profiler could not measure it.
+        pub occupancy: Option<Option<f64>>,
+        /// Named integer counters, kept in input order.
+        pub counters: Option<::concord_runtime::IndexMap<String, i64>>,
+        /// Path of the generated source file, when kept.
+        pub source_path: Option<String>,
+    }
+
+    /// LaunchDims
+    ///
+    /// Grid and block dimensions of a kernel launch. Default policy.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LaunchDims {
+        /// Grid dimensions (x, y, z).
+        pub grid: Vec<i64>,
+        /// Block dimensions (x, y, z).
+        pub block: Vec<i64>,
+        /// Dynamic shared memory per block, in bytes.
+        pub shared_mem_bytes: i64,
+        /// Warps per block (Triton kernels only).
+        pub num_warps: Option<i64>,
+    }
+
+    /// CallNode
+    ///
+    /// A node of the module call tree. Recursive: children are CallNodes. Default policy.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CallNode {
+        /// Qualified module name, e.g. model.layers.0.attn.
+        pub name: String,
+        /// Python class of the module, e.g. torch.nn.Linear. The property is literally named `class`.
+        pub class: Option<String>,
+        /// Time spent in this node excluding children, in milliseconds.
+        pub self_ms: f64,
+        /// Child nodes in call order.
+        pub children: Option<Vec<CallNode>>,
+    }
+
+    /// torch.compile mode.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum CompileConfigMode {
+        /// `default`
+        Default,
+        /// `reduce-overhead`
+        ReduceOverhead,
+        /// `max-autotune`
+        MaxAutotune,
+        /// `max-autotune-no-cudagraphs`
+        MaxAutotuneNoCudagraphs,
+    }
+
+    /// Kind of kernel. The property is literally named `type`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum KernelType {
+        /// `triton`
+        Triton,
+        /// `cuda`
+        Cuda,
+        /// `cpp`
+        Cpp,
+        /// `extern`
+        Extern,
+    }
+
+    // How each type reads and writes JSON: `concord_runtime`'s macros expand to its serde impls.
+
+    ::concord_runtime::record!(ClsArtifact, "ClsArtifact", DIGEST, pinned "" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ClsArtifact "ClsArtifact";
+        fields {
+            format_version: "format_version" required,
+            session: "session" required,
+            compile_config: "compile_config" required,
+            kernels: "kernels" required,
+            extra: "extra" optional,
+            call_tree: "call_tree" optional,
+        }
+        unknown keep extra_;
+    }
+
+    ::concord_runtime::record!(Session, "Session", DIGEST, pinned "/$defs/Session" in DOCUMENTS);
+    ::concord_runtime::object! {
+        Session "Session";
+        fields {
+            gpu_arch: "gpu_arch" required,
+            driver_version: "driver_version" required,
+            cuda_version: "cuda_version" required,
+            nccl_version: "nccl_version" optional,
+            cudnn_version: "cudnn_version" required,
+            hostname: "hostname" optional,
+            world_size: "world_size" required,
+        }
+        unknown keep extra;
+    }
+
+    ::concord_runtime::record!(CompileConfig, "CompileConfig", DIGEST, pinned "/$defs/CompileConfig" in DOCUMENTS);
+    ::concord_runtime::object! {
+        CompileConfig "CompileConfig";
+        fields {
+            backend: "backend" required,
+            mode: "mode" required,
+            fullgraph: "fullgraph" required,
+            dynamic: "dynamic" required,
+            options: "options" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::record!(Kernel, "Kernel", DIGEST, pinned "/$defs/Kernel" in DOCUMENTS);
+    ::concord_runtime::object! {
+        Kernel "Kernel";
+        fields {
+            name: "name" required,
+            r#type: "type" required,
+            duration_ms: "duration_ms" required,
+            launch: "launch" required,
+            occupancy: "occupancy" optional,
+            counters: "counters" optional,
+            source_path: "source_path" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::record!(LaunchDims, "LaunchDims", DIGEST, pinned "/$defs/LaunchDims" in DOCUMENTS);
+    ::concord_runtime::object! {
+        LaunchDims "LaunchDims";
+        fields {
+            grid: "grid" required,
+            block: "block" required,
+            shared_mem_bytes: "shared_mem_bytes" required,
+            num_warps: "num_warps" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::record!(CallNode, "CallNode", DIGEST, pinned "/$defs/CallNode" in DOCUMENTS);
+    ::concord_runtime::object! {
+        CallNode "CallNode";
+        fields {
+            name: "name" required,
+            class: "class" optional,
+            self_ms: "self_ms" required,
+            children: "children" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::enumeration!(CompileConfigMode {
+        Default = "default",
+        ReduceOverhead = "reduce-overhead",
+        MaxAutotune = "max-autotune",
+        MaxAutotuneNoCudagraphs = "max-autotune-no-cudagraphs",
+    });
+
+    ::concord_runtime::enumeration!(KernelType { Triton = "triton", Cuda = "cuda", Cpp = "cpp", Extern = "extern" });
+
+    /// This entry's schema file as pinned, then those its `$ref`s reach.
+    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[&super::PINNED[0]];
+    /// The pinned digest of this entry's schema file.
+    const DIGEST: &str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
+}
+
+pub mod evidence_v1 {
+    //! The types of version 1 of the registry entry `Evidence`.
+
+    /// Evidence
+    ///
+    /// One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EvidenceV1 {
+        /// Evidence row id.
+        pub id: String,
+        /// Id of the session the evidence belongs to.
+        pub session_id: String,
+        /// Canonical evidence kind.
+        pub kind: EvidenceV1Kind,
+        /// The payload exactly as the producer built it: any JSON value.
+        pub payload: ::concord_runtime::Value,
+        /// Sensor that produced the evidence; absent or null on rows written before sensors were recorded.
+        pub source: Option<Option<String>>,
+        /// Typed views of the payload, when it was validated against its canonical shape.
+        pub canonical: Option<CanonicalPayloads>,
+        /// Provider-specific evidence; absent in the common case.
+        pub extension: Option<ExtensionEnvelope>,
+    }
+
+    /// CanonicalPayloads
+    ///
+    /// Holder for the closed canonical payload shapes, at most one per kind. Default policy.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CanonicalPayloads {
+        /// Canonical payload for kind exit_code.
+        pub exit_code: Option<ExitCodePayload>,
+        /// Canonical payload for kind tool_result.
+        pub tool_result: Option<ToolResultPayload>,
+        /// Canonical payload for kind file_diff.
+        pub file_diff: Option<FileDiffPayload>,
+        /// Canonical payload for kind process_observation.
+        pub process_observation: Option<ProcessObservationPayload>,
+        /// Canonical payload for kind transcript_excerpt.
+        pub transcript_excerpt: Option<TranscriptExcerptPayload>,
+    }
+
+    /// ExitCodePayload
+    ///
+    /// Exit status of a command. Closed: unknown keys are refused.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ExitCodePayload {
+        /// The command as the producer saw it: any JSON value (argv array, shell string, ...).
+        pub command: ::concord_runtime::Value,
+        /// Process exit code.
+        pub exit_code: i64,
+        /// True when the exit code was inferred rather than observed.
+        pub heuristic: bool,
+    }
+
+    /// ToolResultPayload
+    ///
+    /// Summary of a tool call result. Closed.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ToolResultPayload {
+        /// Human-readable summary.
+        pub summary: String,
+    }
+
+    /// FileDiffPayload
+    ///
+    /// A diff applied to one file. Closed.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FileDiffPayload {
+        /// Path of the changed file.
+        pub path: String,
+        /// Unified diff text.
+        pub diff: String,
+    }
+
+    /// ProcessObservationPayload
+    ///
+    /// An observation about a running process. Closed.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProcessObservationPayload {
+        /// What was observed. The property is literally named `description`.
+        pub description: String,
+    }
+
+    /// TranscriptExcerptPayload
+    ///
+    /// An excerpt of the agent transcript. Closed.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TranscriptExcerptPayload {
+        /// Excerpt text.
+        pub text: String,
+    }
+
+    /// ExtensionEnvelope
+    ///
+    /// Versioned provider-extension envelope (ADR 0005). Growth point: unknown keys are preserved and re-emitted after the declared fields.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ExtensionEnvelope {
+        /// Envelope schema version.
+        pub schema_version: i64,
+        /// Provider whose adapter produced the envelope.
+        pub provider: ExtensionEnvelopeProvider,
+        /// Version of the producing adapter.
+        pub adapter_version: String,
+        /// Coarse category, e.g. ToolTelemetry; unrecognised values are carried as-is.
+        pub content_class: String,
+        /// Provider-specific content: a free-form JSON object.
+        pub fields: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
+        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
+        pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
+    }
+
+    /// Canonical evidence kind.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum EvidenceV1Kind {
+        /// `exit_code`
+        ExitCode,
+        /// `tool_result`
+        ToolResult,
+        /// `file_diff`
+        FileDiff,
+        /// `process_observation`
+        ProcessObservation,
+        /// `transcript_excerpt`
+        TranscriptExcerpt,
+    }
+
+    /// Provider whose adapter produced the envelope.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum ExtensionEnvelopeProvider {
+        /// `claude`
+        Claude,
+        /// `codex`
+        Codex,
+    }
+
+    // How each type reads and writes JSON: `concord_runtime`'s macros expand to its serde impls.
+
+    ::concord_runtime::record!(EvidenceV1, "EvidenceV1", DIGEST, pinned "" in DOCUMENTS);
+    ::concord_runtime::object! {
+        EvidenceV1 "EvidenceV1";
+        fields {
+            id: "id" required,
+            session_id: "session_id" required,
+            kind: "kind" required,
+            payload: "payload" required,
+            source: "source" optional,
+            canonical: "canonical" optional,
+            extension: "extension" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::record!(CanonicalPayloads, "CanonicalPayloads", DIGEST, pinned "/$defs/CanonicalPayloads" in DOCUMENTS);
+    ::concord_runtime::object! {
+        CanonicalPayloads "CanonicalPayloads";
+        fields {
+            exit_code: "exit_code" optional,
+            tool_result: "tool_result" optional,
+            file_diff: "file_diff" optional,
+            process_observation: "process_observation" optional,
+            transcript_excerpt: "transcript_excerpt" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::record!(ExitCodePayload, "ExitCodePayload", DIGEST, pinned "/$defs/ExitCodePayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ExitCodePayload "ExitCodePayload";
+        fields {
+            command: "command" required,
+            exit_code: "exit_code" required,
+            heuristic: "heuristic" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(ToolResultPayload, "ToolResultPayload", DIGEST, pinned "/$defs/ToolResultPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ToolResultPayload "ToolResultPayload";
+        fields {
+            summary: "summary" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(FileDiffPayload, "FileDiffPayload", DIGEST, pinned "/$defs/FileDiffPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        FileDiffPayload "FileDiffPayload";
+        fields {
+            path: "path" required,
+            diff: "diff" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(ProcessObservationPayload, "ProcessObservationPayload", DIGEST, pinned "/$defs/ProcessObservationPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ProcessObservationPayload "ProcessObservationPayload";
+        fields {
+            description: "description" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(TranscriptExcerptPayload, "TranscriptExcerptPayload", DIGEST, pinned "/$defs/TranscriptExcerptPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        TranscriptExcerptPayload "TranscriptExcerptPayload";
+        fields {
+            text: "text" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(ExtensionEnvelope, "ExtensionEnvelope", DIGEST, pinned "/$defs/ExtensionEnvelope" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ExtensionEnvelope "ExtensionEnvelope";
+        fields {
+            schema_version: "schema_version" required,
+            provider: "provider" required,
+            adapter_version: "adapter_version" required,
+            content_class: "content_class" required,
+            fields: "fields" required,
+        }
+        unknown keep extra;
+    }
+
+    ::concord_runtime::enumeration!(EvidenceV1Kind {
+        ExitCode = "exit_code",
+        ToolResult = "tool_result",
+        FileDiff = "file_diff",
+        ProcessObservation = "process_observation",
+        TranscriptExcerpt = "transcript_excerpt",
+    });
+
+    ::concord_runtime::enumeration!(ExtensionEnvelopeProvider { Claude = "claude", Codex = "codex" });
+
+    /// This entry's schema file as pinned, then those its `$ref`s reach.
+    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[&super::PINNED[1]];
+    /// The pinned digest of this entry's schema file.
+    const DIGEST: &str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
+}
+
+pub mod evidence {
+    //! The types of version 2 of the registry entry `Evidence`.
+
+    /// Evidence
+    ///
+    /// One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Evidence {
+        /// Evidence row id.
+        pub id: String,
+        /// Id of the session the evidence belongs to.
+        pub session_id: String,
+        /// Canonical evidence kind; a kind this binding does not know is kept as read (Unrecognized) and written back.
+        pub kind: EvidenceKind,
+        /// The payload exactly as the producer built it: any JSON value.
+        pub payload: ::concord_runtime::Value,
+        /// Sensor that produced the evidence; absent or null on rows written before sensors were recorded.
+        pub source: Option<Option<String>>,
+        /// The payload's typed view, when it was validated against its kind's canonical shape: a closed payload tagged by its kind.
+        pub canonical: Option<CanonicalPayload>,
+        /// Provider-specific evidence; absent in the common case.
+        pub extension: Option<ExtensionEnvelope>,
+    }
+
+    /// CanonicalPayload
+    ///
+    /// One canonical payload, tagged by `kind`: each kind has one closed shape (ADR 0005's validate_canonical_payload).
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum CanonicalPayload {
+        /// When `kind` is `exit_code`.
+        ExitCode(ExitCodePayload),
+        /// When `kind` is `tool_result`.
+        ToolResult(ToolResultPayload),
+        /// When `kind` is `file_diff`.
+        FileDiff(FileDiffPayload),
+        /// When `kind` is `process_observation`.
+        ProcessObservation(ProcessObservationPayload),
+        /// When `kind` is `transcript_excerpt`.
+        TranscriptExcerpt(TranscriptExcerptPayload),
+    }
+
+    /// ExitCodePayload
+    ///
+    /// Exit status of a command. Closed: unknown keys are refused.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ExitCodePayload {
+        /// The payload's kind.
+        pub kind: ExitCodePayloadKind,
+        /// The command as the producer saw it: any JSON value (argv array, shell string, ...).
+        pub command: ::concord_runtime::Value,
+        /// Process exit code.
+        pub exit_code: i64,
+        /// True when the exit code was inferred rather than observed.
+        pub heuristic: bool,
+    }
+
+    /// ToolResultPayload
+    ///
+    /// Summary of a tool call result. Closed: unknown keys are refused.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ToolResultPayload {
+        /// The payload's kind.
+        pub kind: ToolResultPayloadKind,
+        /// Human-readable summary.
+        pub summary: String,
+    }
+
+    /// FileDiffPayload
+    ///
+    /// A diff applied to one file. Closed: unknown keys are refused.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FileDiffPayload {
+        /// The payload's kind.
+        pub kind: FileDiffPayloadKind,
+        /// Path of the changed file.
+        pub path: String,
+        /// Unified diff text.
+        pub diff: String,
+    }
+
+    /// ProcessObservationPayload
+    ///
+    /// An observation about a running process. Closed: unknown keys are refused.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProcessObservationPayload {
+        /// The payload's kind.
+        pub kind: ProcessObservationPayloadKind,
+        /// What was observed. The property is literally named `description`.
+        pub description: String,
+    }
+
+    /// TranscriptExcerptPayload
+    ///
+    /// An excerpt of the agent transcript. Closed: unknown keys are refused.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TranscriptExcerptPayload {
+        /// The payload's kind.
+        pub kind: TranscriptExcerptPayloadKind,
+        /// Excerpt text.
+        pub text: String,
+    }
+
+    /// ExtensionEnvelope
+    ///
+    /// Versioned provider-extension envelope (ADR 0005): versions 1 and 2 are read, any other is refused before the rest. Growth point: unknown keys are preserved and re-emitted after the declared fields.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ExtensionEnvelope {
+        /// Envelope schema version: 1 (historical) or 2 (current, for new envelopes).
+        pub schema_version: i64,
+        /// Provider whose adapter produced the envelope; another provider's name is kept as read (Unrecognized).
+        pub provider: ExtensionEnvelopeProvider,
+        /// Version of the producing adapter.
+        pub adapter_version: String,
+        /// Coarse category for routing without parsing `fields`; an unrecognised class is carried as-is.
+        pub content_class: ExtensionEnvelopeContentClass,
+        /// Provider-specific content: a free-form JSON object.
+        pub fields: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
+        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
+        pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
+    }
+
+    /// The versions of `ExtensionEnvelope` this binding reads (`schema_version`); any other is refused as `unsupported-version`.
+    pub const SUPPORTED_EXTENSION_ENVELOPE_VERSIONS: &[i64] = &[1, 2];
+
+    /// The current version of `ExtensionEnvelope`: the largest supported, for new envelopes.
+    pub const EXTENSION_ENVELOPE_VERSION: i64 = 2;
+
+    /// Canonical evidence kind; a kind this binding does not know is kept as read (Unrecognized) and written back.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum EvidenceKind {
+        /// `exit_code`
+        ExitCode,
+        /// `tool_result`
+        ToolResult,
+        /// `file_diff`
+        FileDiff,
+        /// `process_observation`
+        ProcessObservation,
+        /// `transcript_excerpt`
+        TranscriptExcerpt,
+        /// Any other string, kept as read and written back unchanged.
+        Unrecognized(String),
+    }
+
+    /// The payload's kind.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum ExitCodePayloadKind {
+        /// `exit_code`
+        ExitCode,
+    }
+
+    /// The payload's kind.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum ToolResultPayloadKind {
+        /// `tool_result`
+        ToolResult,
+    }
+
+    /// The payload's kind.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum FileDiffPayloadKind {
+        /// `file_diff`
+        FileDiff,
+    }
+
+    /// The payload's kind.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum ProcessObservationPayloadKind {
+        /// `process_observation`
+        ProcessObservation,
+    }
+
+    /// The payload's kind.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum TranscriptExcerptPayloadKind {
+        /// `transcript_excerpt`
+        TranscriptExcerpt,
+    }
+
+    /// Provider whose adapter produced the envelope; another provider's name is kept as read (Unrecognized).
+    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum ExtensionEnvelopeProvider {
+        /// `claude`
+        Claude,
+        /// `codex`
+        Codex,
+        /// Any other string, kept as read and written back unchanged.
+        Unrecognized(String),
+    }
+
+    /// Coarse category for routing without parsing `fields`; an unrecognised class is carried as-is.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum ExtensionEnvelopeContentClass {
+        /// `ToolTelemetry`
+        ToolTelemetry,
+        /// `ProviderDiagnostic`
+        ProviderDiagnostic,
+        /// `ExperimentalSignal`
+        ExperimentalSignal,
+        /// `RawProviderMetadata`
+        RawProviderMetadata,
+        /// Any other string, kept as read and written back unchanged.
+        Unrecognized(String),
+    }
+
+    // How each type reads and writes JSON: `concord_runtime`'s macros expand to its serde impls.
+
+    ::concord_runtime::record!(Evidence, "Evidence", DIGEST, pinned "" in DOCUMENTS);
+    ::concord_runtime::object! {
+        Evidence "Evidence";
+        fields {
+            id: "id" required,
+            session_id: "session_id" required,
+            kind: "kind" required,
+            payload: "payload" required,
+            source: "source" optional,
+            canonical: "canonical" optional,
+            extension: "extension" optional,
+        }
+        unknown drop;
+    }
+
+    ::concord_runtime::union!(CanonicalPayload by tag "kind" {
+        0 ExitCode = "exit_code",
+        1 ToolResult = "tool_result",
+        2 FileDiff = "file_diff",
+        3 ProcessObservation = "process_observation",
+        4 TranscriptExcerpt = "transcript_excerpt",
+    });
+
+    ::concord_runtime::record!(ExitCodePayload, "ExitCodePayload", DIGEST, pinned "/$defs/ExitCodePayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ExitCodePayload "ExitCodePayload";
+        fields {
+            kind: "kind" required,
+            command: "command" required,
+            exit_code: "exit_code" required,
+            heuristic: "heuristic" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(ToolResultPayload, "ToolResultPayload", DIGEST, pinned "/$defs/ToolResultPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ToolResultPayload "ToolResultPayload";
+        fields {
+            kind: "kind" required,
+            summary: "summary" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(FileDiffPayload, "FileDiffPayload", DIGEST, pinned "/$defs/FileDiffPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        FileDiffPayload "FileDiffPayload";
+        fields {
+            kind: "kind" required,
+            path: "path" required,
+            diff: "diff" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(ProcessObservationPayload, "ProcessObservationPayload", DIGEST, pinned "/$defs/ProcessObservationPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ProcessObservationPayload "ProcessObservationPayload";
+        fields {
+            kind: "kind" required,
+            description: "description" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(TranscriptExcerptPayload, "TranscriptExcerptPayload", DIGEST, pinned "/$defs/TranscriptExcerptPayload" in DOCUMENTS);
+    ::concord_runtime::object! {
+        TranscriptExcerptPayload "TranscriptExcerptPayload";
+        fields {
+            kind: "kind" required,
+            text: "text" required,
+        }
+        unknown refuse;
+    }
+
+    ::concord_runtime::record!(ExtensionEnvelope, "ExtensionEnvelope", DIGEST, pinned "/$defs/ExtensionEnvelope" in DOCUMENTS);
+    ::concord_runtime::object! {
+        ExtensionEnvelope "ExtensionEnvelope";
+        fields {
+            schema_version: "schema_version" required,
+            provider: "provider" required,
+            adapter_version: "adapter_version" required,
+            content_class: "content_class" required,
+            fields: "fields" required,
+        }
+        unknown keep extra;
+        version "schema_version" in SUPPORTED_EXTENSION_ENVELOPE_VERSIONS, holder schema_version;
+    }
+
+    ::concord_runtime::open_enumeration!(EvidenceKind {
+        ExitCode = "exit_code",
+        ToolResult = "tool_result",
+        FileDiff = "file_diff",
+        ProcessObservation = "process_observation",
+        TranscriptExcerpt = "transcript_excerpt",
+    } else Unrecognized);
+
+    ::concord_runtime::enumeration!(ExitCodePayloadKind { ExitCode = "exit_code" });
+
+    ::concord_runtime::enumeration!(ToolResultPayloadKind { ToolResult = "tool_result" });
+
+    ::concord_runtime::enumeration!(FileDiffPayloadKind { FileDiff = "file_diff" });
+
+    ::concord_runtime::enumeration!(ProcessObservationPayloadKind { ProcessObservation = "process_observation" });
+
+    ::concord_runtime::enumeration!(TranscriptExcerptPayloadKind { TranscriptExcerpt = "transcript_excerpt" });
+
+    ::concord_runtime::open_enumeration!(ExtensionEnvelopeProvider {
+        Claude = "claude",
+        Codex = "codex",
+    } else Unrecognized);
+
+    ::concord_runtime::open_enumeration!(ExtensionEnvelopeContentClass {
+        ToolTelemetry = "ToolTelemetry",
+        ProviderDiagnostic = "ProviderDiagnostic",
+        ExperimentalSignal = "ExperimentalSignal",
+        RawProviderMetadata = "RawProviderMetadata",
+    } else Unrecognized);
+
+    /// This entry's schema file as pinned, then those its `$ref`s reach.
+    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[&super::PINNED[2]];
+    /// The pinned digest of this entry's schema file.
+    const DIGEST: &str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
+}
+
 /// The registry's schema files as pinned (base URI, digest, text), in registry order.
 static PINNED: [::concord_runtime::pinned::Document; 3] = [
     ::concord_runtime::pinned::Document {
@@ -724,2426 +1542,3 @@ static PINNED: [::concord_runtime::pinned::Document; 3] = [
 "##,
     },
 ];
-
-pub mod cls_artifact {
-    #![doc = " The types of the registry entry `ClsArtifact`."]
-
-    /// This entry's schema file as pinned, then those its `$ref`s reach.
-    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[&super::PINNED[0]];
-
-    /// ClsArtifact
-    ///
-    /// A .cls.json artifact: the sole cross-language contract between the Python collectors and the Rust analyzers (ADR-027). Top-level growth point: unknown keys are captured and re-emitted after the declared fields.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ClsArtifact {
-        /// Version of the .cls.json layout written by the collector.
-        pub format_version: i64,
-        /// Metadata about the machine and software stack the capture ran on.
-        pub session: Session,
-        /// The torch.compile configuration in effect for this capture.
-        pub compile_config: CompileConfig,
-        /// One record per generated kernel, in launch order.
-        pub kernels: Vec<Kernel>,
-        /// Free-form collector annotations. A declared property that happens to be called `extra`; it is not the unknown-key catch-all.
-        pub extra: Option<::concord_runtime::IndexMap<String, ::concord_runtime::Value>>,
-        /// Root of the module call tree, when the collector recorded one.
-        pub call_tree: Option<CallNode>,
-        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-        pub extra_: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-    }
-
-    impl ::concord_runtime::Record for ClsArtifact {
-        const NAME: &'static str = "ClsArtifact";
-        const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
-    }
-
-    impl ::concord_runtime::Pinned for ClsArtifact {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ClsArtifact {
-        const EXPECTING: &'static str = "an object (ClsArtifact)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut format_version = None;
-            let mut session = None;
-            let mut compile_config = None;
-            let mut kernels = None;
-            let mut extra = None;
-            let mut call_tree = None;
-            let mut extra_ = ::concord_runtime::IndexMap::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "format_version" => {
-                        bind::field(&mut __map, &mut format_version, "format_version")?
-                    }
-                    "session" => bind::field(&mut __map, &mut session, "session")?,
-                    "compile_config" => {
-                        bind::field(&mut __map, &mut compile_config, "compile_config")?
-                    }
-                    "kernels" => bind::field(&mut __map, &mut kernels, "kernels")?,
-                    "extra" => bind::field(&mut __map, &mut extra, "extra")?,
-                    "call_tree" => bind::field(&mut __map, &mut call_tree, "call_tree")?,
-                    _ => bind::keep(&mut __map, &mut extra_, __key)?,
-                }
-            }
-            Ok(Self {
-                format_version: bind::required(format_version, "format_version")?,
-                session: bind::required(session, "session")?,
-                compile_config: bind::required(compile_config, "compile_config")?,
-                kernels: bind::required(kernels, "kernels")?,
-                extra,
-                call_tree,
-                extra_,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ClsArtifact {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ClsArtifact {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "format_version", &self.format_version)?;
-            bind::entry(&mut __map, "session", &self.session)?;
-            bind::entry(&mut __map, "compile_config", &self.compile_config)?;
-            bind::entry(&mut __map, "kernels", &self.kernels)?;
-            bind::optional(&mut __map, "extra", &self.extra)?;
-            bind::optional(&mut __map, "call_tree", &self.call_tree)?;
-            bind::entries(
-                &mut __map,
-                &self.extra_,
-                &[
-                    "format_version",
-                    "session",
-                    "compile_config",
-                    "kernels",
-                    "extra",
-                    "call_tree",
-                ],
-            )?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// Session
-    ///
-    /// Session metadata. Growth point: the field set grows (ADR-027), so unknown keys are captured and re-emitted.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct Session {
-        /// CUDA compute architecture, e.g. sm_90.
-        pub gpu_arch: String,
-        /// NVIDIA driver version string.
-        pub driver_version: String,
-        /// CUDA runtime version string.
-        pub cuda_version: String,
-        /// NCCL version; null when NCCL was probed but not loaded, absent when not probed.
-        pub nccl_version: Option<Option<String>>,
-        /// torch.backends.cudnn.version(); always written, null when cuDNN is unavailable.
-        pub cudnn_version: Option<i64>,
-        /// Host the capture ran on, when known.
-        pub hostname: Option<String>,
-        /// Number of ranks in the process group (1 when not distributed).
-        pub world_size: i64,
-        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-        pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-    }
-
-    impl ::concord_runtime::Record for Session {
-        const NAME: &'static str = "Session";
-        const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
-    }
-
-    impl ::concord_runtime::Pinned for Session {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/Session",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for Session {
-        const EXPECTING: &'static str = "an object (Session)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut gpu_arch = None;
-            let mut driver_version = None;
-            let mut cuda_version = None;
-            let mut nccl_version = None;
-            let mut cudnn_version = None;
-            let mut hostname = None;
-            let mut world_size = None;
-            let mut extra = ::concord_runtime::IndexMap::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "gpu_arch" => bind::field(&mut __map, &mut gpu_arch, "gpu_arch")?,
-                    "driver_version" => {
-                        bind::field(&mut __map, &mut driver_version, "driver_version")?
-                    }
-                    "cuda_version" => {
-                        bind::field(&mut __map, &mut cuda_version, "cuda_version")?
-                    }
-                    "nccl_version" => {
-                        bind::field(&mut __map, &mut nccl_version, "nccl_version")?
-                    }
-                    "cudnn_version" => {
-                        bind::field(&mut __map, &mut cudnn_version, "cudnn_version")?
-                    }
-                    "hostname" => bind::field(&mut __map, &mut hostname, "hostname")?,
-                    "world_size" => bind::field(&mut __map, &mut world_size, "world_size")?,
-                    _ => bind::keep(&mut __map, &mut extra, __key)?,
-                }
-            }
-            Ok(Self {
-                gpu_arch: bind::required(gpu_arch, "gpu_arch")?,
-                driver_version: bind::required(driver_version, "driver_version")?,
-                cuda_version: bind::required(cuda_version, "cuda_version")?,
-                nccl_version,
-                cudnn_version: bind::required(cudnn_version, "cudnn_version")?,
-                hostname,
-                world_size: bind::required(world_size, "world_size")?,
-                extra,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for Session {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for Session {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "gpu_arch", &self.gpu_arch)?;
-            bind::entry(&mut __map, "driver_version", &self.driver_version)?;
-            bind::entry(&mut __map, "cuda_version", &self.cuda_version)?;
-            bind::optional(&mut __map, "nccl_version", &self.nccl_version)?;
-            bind::entry(&mut __map, "cudnn_version", &self.cudnn_version)?;
-            bind::optional(&mut __map, "hostname", &self.hostname)?;
-            bind::entry(&mut __map, "world_size", &self.world_size)?;
-            bind::entries(
-                &mut __map,
-                &self.extra,
-                &[
-                    "gpu_arch",
-                    "driver_version",
-                    "cuda_version",
-                    "nccl_version",
-                    "cudnn_version",
-                    "hostname",
-                    "world_size",
-                ],
-            )?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// CompileConfig
-    ///
-    /// torch.compile settings. Default policy: unknown keys are accepted and dropped.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct CompileConfig {
-        /// Compiler backend name, e.g. inductor.
-        pub backend: String,
-        /// torch.compile mode.
-        pub mode: CompileConfigMode,
-        /// Whether graph breaks were forbidden.
-        pub fullgraph: bool,
-        /// Dynamic-shape setting; null means automatic. Always written.
-        pub dynamic: Option<bool>,
-        /// Backend options passed through verbatim (free-form JSON object).
-        pub options: Option<::concord_runtime::IndexMap<String, ::concord_runtime::Value>>,
-    }
-
-    impl ::concord_runtime::Record for CompileConfig {
-        const NAME: &'static str = "CompileConfig";
-        const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
-    }
-
-    impl ::concord_runtime::Pinned for CompileConfig {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/CompileConfig",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for CompileConfig {
-        const EXPECTING: &'static str = "an object (CompileConfig)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut backend = None;
-            let mut mode = None;
-            let mut fullgraph = None;
-            let mut dynamic = None;
-            let mut options = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "backend" => bind::field(&mut __map, &mut backend, "backend")?,
-                    "mode" => bind::field(&mut __map, &mut mode, "mode")?,
-                    "fullgraph" => bind::field(&mut __map, &mut fullgraph, "fullgraph")?,
-                    "dynamic" => bind::field(&mut __map, &mut dynamic, "dynamic")?,
-                    "options" => bind::field(&mut __map, &mut options, "options")?,
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                backend: bind::required(backend, "backend")?,
-                mode: bind::required(mode, "mode")?,
-                fullgraph: bind::required(fullgraph, "fullgraph")?,
-                dynamic: bind::required(dynamic, "dynamic")?,
-                options,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for CompileConfig {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for CompileConfig {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "backend", &self.backend)?;
-            bind::entry(&mut __map, "mode", &self.mode)?;
-            bind::entry(&mut __map, "fullgraph", &self.fullgraph)?;
-            bind::entry(&mut __map, "dynamic", &self.dynamic)?;
-            bind::optional(&mut __map, "options", &self.options)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// Kernel
-    ///
-    /// One generated kernel. Default policy: unknown keys are accepted and dropped.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct Kernel {
-        /// Kernel symbol name.
-        pub name: String,
-        /// Kind of kernel. The property is literally named `type`.
-        pub r#type: KernelType,
-        /// Measured device time in milliseconds.
-        pub duration_ms: f64,
-        /// Launch geometry.
-        pub launch: LaunchDims,
-        /// Achieved occupancy in [0, 1]; null when the profiler could not measure it.
-        pub occupancy: Option<Option<f64>>,
-        /// Named integer counters, kept in input order.
-        pub counters: Option<::concord_runtime::IndexMap<String, i64>>,
-        /// Path of the generated source file, when kept.
-        pub source_path: Option<String>,
-    }
-
-    impl ::concord_runtime::Record for Kernel {
-        const NAME: &'static str = "Kernel";
-        const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
-    }
-
-    impl ::concord_runtime::Pinned for Kernel {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/Kernel",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for Kernel {
-        const EXPECTING: &'static str = "an object (Kernel)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut name = None;
-            let mut r#type = None;
-            let mut duration_ms = None;
-            let mut launch = None;
-            let mut occupancy = None;
-            let mut counters = None;
-            let mut source_path = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "name" => bind::field(&mut __map, &mut name, "name")?,
-                    "type" => bind::field(&mut __map, &mut r#type, "type")?,
-                    "duration_ms" => {
-                        bind::field(&mut __map, &mut duration_ms, "duration_ms")?
-                    }
-                    "launch" => bind::field(&mut __map, &mut launch, "launch")?,
-                    "occupancy" => bind::field(&mut __map, &mut occupancy, "occupancy")?,
-                    "counters" => bind::field(&mut __map, &mut counters, "counters")?,
-                    "source_path" => {
-                        bind::field(&mut __map, &mut source_path, "source_path")?
-                    }
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                name: bind::required(name, "name")?,
-                r#type: bind::required(r#type, "type")?,
-                duration_ms: bind::required(duration_ms, "duration_ms")?,
-                launch: bind::required(launch, "launch")?,
-                occupancy,
-                counters,
-                source_path,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for Kernel {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for Kernel {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "name", &self.name)?;
-            bind::entry(&mut __map, "type", &self.r#type)?;
-            bind::entry(&mut __map, "duration_ms", &self.duration_ms)?;
-            bind::entry(&mut __map, "launch", &self.launch)?;
-            bind::optional(&mut __map, "occupancy", &self.occupancy)?;
-            bind::optional(&mut __map, "counters", &self.counters)?;
-            bind::optional(&mut __map, "source_path", &self.source_path)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// LaunchDims
-    ///
-    /// Grid and block dimensions of a kernel launch. Default policy.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct LaunchDims {
-        /// Grid dimensions (x, y, z).
-        pub grid: Vec<i64>,
-        /// Block dimensions (x, y, z).
-        pub block: Vec<i64>,
-        /// Dynamic shared memory per block, in bytes.
-        pub shared_mem_bytes: i64,
-        /// Warps per block (Triton kernels only).
-        pub num_warps: Option<i64>,
-    }
-
-    impl ::concord_runtime::Record for LaunchDims {
-        const NAME: &'static str = "LaunchDims";
-        const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
-    }
-
-    impl ::concord_runtime::Pinned for LaunchDims {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/LaunchDims",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for LaunchDims {
-        const EXPECTING: &'static str = "an object (LaunchDims)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut grid = None;
-            let mut block = None;
-            let mut shared_mem_bytes = None;
-            let mut num_warps = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "grid" => bind::field(&mut __map, &mut grid, "grid")?,
-                    "block" => bind::field(&mut __map, &mut block, "block")?,
-                    "shared_mem_bytes" => {
-                        bind::field(&mut __map, &mut shared_mem_bytes, "shared_mem_bytes")?
-                    }
-                    "num_warps" => bind::field(&mut __map, &mut num_warps, "num_warps")?,
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                grid: bind::required(grid, "grid")?,
-                block: bind::required(block, "block")?,
-                shared_mem_bytes: bind::required(shared_mem_bytes, "shared_mem_bytes")?,
-                num_warps,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for LaunchDims {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for LaunchDims {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "grid", &self.grid)?;
-            bind::entry(&mut __map, "block", &self.block)?;
-            bind::entry(&mut __map, "shared_mem_bytes", &self.shared_mem_bytes)?;
-            bind::optional(&mut __map, "num_warps", &self.num_warps)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// CallNode
-    ///
-    /// A node of the module call tree. Recursive: children are CallNodes. Default policy.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct CallNode {
-        /// Qualified module name, e.g. model.layers.0.attn.
-        pub name: String,
-        /// Python class of the module, e.g. torch.nn.Linear. The property is literally named `class`.
-        pub class: Option<String>,
-        /// Time spent in this node excluding children, in milliseconds.
-        pub self_ms: f64,
-        /// Child nodes in call order.
-        pub children: Option<Vec<CallNode>>,
-    }
-
-    impl ::concord_runtime::Record for CallNode {
-        const NAME: &'static str = "CallNode";
-        const SCHEMA_DIGEST: &'static str = "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942";
-    }
-
-    impl ::concord_runtime::Pinned for CallNode {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/CallNode",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for CallNode {
-        const EXPECTING: &'static str = "an object (CallNode)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut name = None;
-            let mut class = None;
-            let mut self_ms = None;
-            let mut children = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "name" => bind::field(&mut __map, &mut name, "name")?,
-                    "class" => bind::field(&mut __map, &mut class, "class")?,
-                    "self_ms" => bind::field(&mut __map, &mut self_ms, "self_ms")?,
-                    "children" => bind::field(&mut __map, &mut children, "children")?,
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                name: bind::required(name, "name")?,
-                class,
-                self_ms: bind::required(self_ms, "self_ms")?,
-                children,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for CallNode {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for CallNode {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "name", &self.name)?;
-            bind::optional(&mut __map, "class", &self.class)?;
-            bind::entry(&mut __map, "self_ms", &self.self_ms)?;
-            bind::optional(&mut __map, "children", &self.children)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// torch.compile mode.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum CompileConfigMode {
-        /// `default`
-        Default,
-        /// `reduce-overhead`
-        ReduceOverhead,
-        /// `max-autotune`
-        MaxAutotune,
-        /// `max-autotune-no-cudagraphs`
-        MaxAutotuneNoCudagraphs,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for CompileConfigMode {
-        const VALUES: &'static [&'static str] = &[
-            "default",
-            "reduce-overhead",
-            "max-autotune",
-            "max-autotune-no-cudagraphs",
-        ];
-        const VARIANTS: &'static [Self] = &[
-            Self::Default,
-            Self::ReduceOverhead,
-            Self::MaxAutotune,
-            Self::MaxAutotuneNoCudagraphs,
-        ];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for CompileConfigMode {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for CompileConfigMode {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// Kind of kernel. The property is literally named `type`.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum KernelType {
-        /// `triton`
-        Triton,
-        /// `cuda`
-        Cuda,
-        /// `cpp`
-        Cpp,
-        /// `extern`
-        Extern,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for KernelType {
-        const VALUES: &'static [&'static str] = &["triton", "cuda", "cpp", "extern"];
-        const VARIANTS: &'static [Self] = &[
-            Self::Triton,
-            Self::Cuda,
-            Self::Cpp,
-            Self::Extern,
-        ];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for KernelType {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for KernelType {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-}
-
-pub use cls_artifact::ClsArtifact;
-
-pub mod evidence_v1 {
-    #![doc = " The types of version 1 of the registry entry `Evidence`."]
-
-    /// This entry's schema file as pinned, then those its `$ref`s reach.
-    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[&super::PINNED[1]];
-
-    /// Evidence
-    ///
-    /// One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct EvidenceV1 {
-        /// Evidence row id.
-        pub id: String,
-        /// Id of the session the evidence belongs to.
-        pub session_id: String,
-        /// Canonical evidence kind.
-        pub kind: EvidenceV1Kind,
-        /// The payload exactly as the producer built it: any JSON value.
-        pub payload: ::concord_runtime::Value,
-        /// Sensor that produced the evidence; absent or null on rows written before sensors were recorded.
-        pub source: Option<Option<String>>,
-        /// Typed views of the payload, when it was validated against its canonical shape.
-        pub canonical: Option<CanonicalPayloads>,
-        /// Provider-specific evidence; absent in the common case.
-        pub extension: Option<ExtensionEnvelope>,
-    }
-
-    impl ::concord_runtime::Record for EvidenceV1 {
-        const NAME: &'static str = "EvidenceV1";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for EvidenceV1 {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for EvidenceV1 {
-        const EXPECTING: &'static str = "an object (EvidenceV1)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut id = None;
-            let mut session_id = None;
-            let mut kind = None;
-            let mut payload = None;
-            let mut source = None;
-            let mut canonical = None;
-            let mut extension = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "id" => bind::field(&mut __map, &mut id, "id")?,
-                    "session_id" => bind::field(&mut __map, &mut session_id, "session_id")?,
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "payload" => bind::field(&mut __map, &mut payload, "payload")?,
-                    "source" => bind::field(&mut __map, &mut source, "source")?,
-                    "canonical" => bind::field(&mut __map, &mut canonical, "canonical")?,
-                    "extension" => bind::field(&mut __map, &mut extension, "extension")?,
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                id: bind::required(id, "id")?,
-                session_id: bind::required(session_id, "session_id")?,
-                kind: bind::required(kind, "kind")?,
-                payload: bind::required(payload, "payload")?,
-                source,
-                canonical,
-                extension,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for EvidenceV1 {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for EvidenceV1 {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "id", &self.id)?;
-            bind::entry(&mut __map, "session_id", &self.session_id)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "payload", &self.payload)?;
-            bind::optional(&mut __map, "source", &self.source)?;
-            bind::optional(&mut __map, "canonical", &self.canonical)?;
-            bind::optional(&mut __map, "extension", &self.extension)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// CanonicalPayloads
-    ///
-    /// Holder for the closed canonical payload shapes, at most one per kind. Default policy.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct CanonicalPayloads {
-        /// Canonical payload for kind exit_code.
-        pub exit_code: Option<ExitCodePayload>,
-        /// Canonical payload for kind tool_result.
-        pub tool_result: Option<ToolResultPayload>,
-        /// Canonical payload for kind file_diff.
-        pub file_diff: Option<FileDiffPayload>,
-        /// Canonical payload for kind process_observation.
-        pub process_observation: Option<ProcessObservationPayload>,
-        /// Canonical payload for kind transcript_excerpt.
-        pub transcript_excerpt: Option<TranscriptExcerptPayload>,
-    }
-
-    impl ::concord_runtime::Record for CanonicalPayloads {
-        const NAME: &'static str = "CanonicalPayloads";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for CanonicalPayloads {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/CanonicalPayloads",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for CanonicalPayloads {
-        const EXPECTING: &'static str = "an object (CanonicalPayloads)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut exit_code = None;
-            let mut tool_result = None;
-            let mut file_diff = None;
-            let mut process_observation = None;
-            let mut transcript_excerpt = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "exit_code" => bind::field(&mut __map, &mut exit_code, "exit_code")?,
-                    "tool_result" => {
-                        bind::field(&mut __map, &mut tool_result, "tool_result")?
-                    }
-                    "file_diff" => bind::field(&mut __map, &mut file_diff, "file_diff")?,
-                    "process_observation" => {
-                        bind::field(
-                            &mut __map,
-                            &mut process_observation,
-                            "process_observation",
-                        )?
-                    }
-                    "transcript_excerpt" => {
-                        bind::field(
-                            &mut __map,
-                            &mut transcript_excerpt,
-                            "transcript_excerpt",
-                        )?
-                    }
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                exit_code,
-                tool_result,
-                file_diff,
-                process_observation,
-                transcript_excerpt,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for CanonicalPayloads {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for CanonicalPayloads {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::optional(&mut __map, "exit_code", &self.exit_code)?;
-            bind::optional(&mut __map, "tool_result", &self.tool_result)?;
-            bind::optional(&mut __map, "file_diff", &self.file_diff)?;
-            bind::optional(&mut __map, "process_observation", &self.process_observation)?;
-            bind::optional(&mut __map, "transcript_excerpt", &self.transcript_excerpt)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ExitCodePayload
-    ///
-    /// Exit status of a command. Closed: unknown keys are refused.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ExitCodePayload {
-        /// The command as the producer saw it: any JSON value (argv array, shell string, ...).
-        pub command: ::concord_runtime::Value,
-        /// Process exit code.
-        pub exit_code: i64,
-        /// True when the exit code was inferred rather than observed.
-        pub heuristic: bool,
-    }
-
-    impl ::concord_runtime::Record for ExitCodePayload {
-        const NAME: &'static str = "ExitCodePayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for ExitCodePayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ExitCodePayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ExitCodePayload {
-        const EXPECTING: &'static str = "an object (ExitCodePayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut command = None;
-            let mut exit_code = None;
-            let mut heuristic = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "command" => bind::field(&mut __map, &mut command, "command")?,
-                    "exit_code" => bind::field(&mut __map, &mut exit_code, "exit_code")?,
-                    "heuristic" => bind::field(&mut __map, &mut heuristic, "heuristic")?,
-                    _ => {
-                        bind::refuse(
-                            &mut __map,
-                            __key,
-                            &["command", "exit_code", "heuristic"],
-                        )?
-                    }
-                }
-            }
-            Ok(Self {
-                command: bind::required(command, "command")?,
-                exit_code: bind::required(exit_code, "exit_code")?,
-                heuristic: bind::required(heuristic, "heuristic")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExitCodePayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExitCodePayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "command", &self.command)?;
-            bind::entry(&mut __map, "exit_code", &self.exit_code)?;
-            bind::entry(&mut __map, "heuristic", &self.heuristic)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ToolResultPayload
-    ///
-    /// Summary of a tool call result. Closed.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ToolResultPayload {
-        /// Human-readable summary.
-        pub summary: String,
-    }
-
-    impl ::concord_runtime::Record for ToolResultPayload {
-        const NAME: &'static str = "ToolResultPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for ToolResultPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ToolResultPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ToolResultPayload {
-        const EXPECTING: &'static str = "an object (ToolResultPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut summary = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "summary" => bind::field(&mut __map, &mut summary, "summary")?,
-                    _ => bind::refuse(&mut __map, __key, &["summary"])?,
-                }
-            }
-            Ok(Self {
-                summary: bind::required(summary, "summary")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ToolResultPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ToolResultPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "summary", &self.summary)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// FileDiffPayload
-    ///
-    /// A diff applied to one file. Closed.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct FileDiffPayload {
-        /// Path of the changed file.
-        pub path: String,
-        /// Unified diff text.
-        pub diff: String,
-    }
-
-    impl ::concord_runtime::Record for FileDiffPayload {
-        const NAME: &'static str = "FileDiffPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for FileDiffPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/FileDiffPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for FileDiffPayload {
-        const EXPECTING: &'static str = "an object (FileDiffPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut path = None;
-            let mut diff = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "path" => bind::field(&mut __map, &mut path, "path")?,
-                    "diff" => bind::field(&mut __map, &mut diff, "diff")?,
-                    _ => bind::refuse(&mut __map, __key, &["path", "diff"])?,
-                }
-            }
-            Ok(Self {
-                path: bind::required(path, "path")?,
-                diff: bind::required(diff, "diff")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for FileDiffPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for FileDiffPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "path", &self.path)?;
-            bind::entry(&mut __map, "diff", &self.diff)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ProcessObservationPayload
-    ///
-    /// An observation about a running process. Closed.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ProcessObservationPayload {
-        /// What was observed. The property is literally named `description`.
-        pub description: String,
-    }
-
-    impl ::concord_runtime::Record for ProcessObservationPayload {
-        const NAME: &'static str = "ProcessObservationPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for ProcessObservationPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ProcessObservationPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ProcessObservationPayload {
-        const EXPECTING: &'static str = "an object (ProcessObservationPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut description = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "description" => {
-                        bind::field(&mut __map, &mut description, "description")?
-                    }
-                    _ => bind::refuse(&mut __map, __key, &["description"])?,
-                }
-            }
-            Ok(Self {
-                description: bind::required(description, "description")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ProcessObservationPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ProcessObservationPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "description", &self.description)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// TranscriptExcerptPayload
-    ///
-    /// An excerpt of the agent transcript. Closed.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct TranscriptExcerptPayload {
-        /// Excerpt text.
-        pub text: String,
-    }
-
-    impl ::concord_runtime::Record for TranscriptExcerptPayload {
-        const NAME: &'static str = "TranscriptExcerptPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for TranscriptExcerptPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/TranscriptExcerptPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for TranscriptExcerptPayload {
-        const EXPECTING: &'static str = "an object (TranscriptExcerptPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut text = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "text" => bind::field(&mut __map, &mut text, "text")?,
-                    _ => bind::refuse(&mut __map, __key, &["text"])?,
-                }
-            }
-            Ok(Self {
-                text: bind::required(text, "text")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for TranscriptExcerptPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for TranscriptExcerptPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "text", &self.text)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ExtensionEnvelope
-    ///
-    /// Versioned provider-extension envelope (ADR 0005). Growth point: unknown keys are preserved and re-emitted after the declared fields.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ExtensionEnvelope {
-        /// Envelope schema version.
-        pub schema_version: i64,
-        /// Provider whose adapter produced the envelope.
-        pub provider: ExtensionEnvelopeProvider,
-        /// Version of the producing adapter.
-        pub adapter_version: String,
-        /// Coarse category, e.g. ToolTelemetry; unrecognised values are carried as-is.
-        pub content_class: String,
-        /// Provider-specific content: a free-form JSON object.
-        pub fields: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-        pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-    }
-
-    impl ::concord_runtime::Record for ExtensionEnvelope {
-        const NAME: &'static str = "ExtensionEnvelope";
-        const SCHEMA_DIGEST: &'static str = "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078";
-    }
-
-    impl ::concord_runtime::Pinned for ExtensionEnvelope {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ExtensionEnvelope",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ExtensionEnvelope {
-        const EXPECTING: &'static str = "an object (ExtensionEnvelope)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut schema_version = None;
-            let mut provider = None;
-            let mut adapter_version = None;
-            let mut content_class = None;
-            let mut fields = None;
-            let mut extra = ::concord_runtime::IndexMap::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "schema_version" => {
-                        bind::field(&mut __map, &mut schema_version, "schema_version")?
-                    }
-                    "provider" => bind::field(&mut __map, &mut provider, "provider")?,
-                    "adapter_version" => {
-                        bind::field(&mut __map, &mut adapter_version, "adapter_version")?
-                    }
-                    "content_class" => {
-                        bind::field(&mut __map, &mut content_class, "content_class")?
-                    }
-                    "fields" => bind::field(&mut __map, &mut fields, "fields")?,
-                    _ => bind::keep(&mut __map, &mut extra, __key)?,
-                }
-            }
-            Ok(Self {
-                schema_version: bind::required(schema_version, "schema_version")?,
-                provider: bind::required(provider, "provider")?,
-                adapter_version: bind::required(adapter_version, "adapter_version")?,
-                content_class: bind::required(content_class, "content_class")?,
-                fields: bind::required(fields, "fields")?,
-                extra,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelope {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExtensionEnvelope {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "schema_version", &self.schema_version)?;
-            bind::entry(&mut __map, "provider", &self.provider)?;
-            bind::entry(&mut __map, "adapter_version", &self.adapter_version)?;
-            bind::entry(&mut __map, "content_class", &self.content_class)?;
-            bind::entry(&mut __map, "fields", &self.fields)?;
-            bind::entries(
-                &mut __map,
-                &self.extra,
-                &["schema_version", "provider", "adapter_version", "content_class", "fields"],
-            )?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// Canonical evidence kind.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum EvidenceV1Kind {
-        /// `exit_code`
-        ExitCode,
-        /// `tool_result`
-        ToolResult,
-        /// `file_diff`
-        FileDiff,
-        /// `process_observation`
-        ProcessObservation,
-        /// `transcript_excerpt`
-        TranscriptExcerpt,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for EvidenceV1Kind {
-        const VALUES: &'static [&'static str] = &[
-            "exit_code",
-            "tool_result",
-            "file_diff",
-            "process_observation",
-            "transcript_excerpt",
-        ];
-        const VARIANTS: &'static [Self] = &[
-            Self::ExitCode,
-            Self::ToolResult,
-            Self::FileDiff,
-            Self::ProcessObservation,
-            Self::TranscriptExcerpt,
-        ];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for EvidenceV1Kind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for EvidenceV1Kind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// Provider whose adapter produced the envelope.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum ExtensionEnvelopeProvider {
-        /// `claude`
-        Claude,
-        /// `codex`
-        Codex,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for ExtensionEnvelopeProvider {
-        const VALUES: &'static [&'static str] = &["claude", "codex"];
-        const VARIANTS: &'static [Self] = &[Self::Claude, Self::Codex];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelopeProvider {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExtensionEnvelopeProvider {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-}
-
-pub use evidence_v1::EvidenceV1;
-
-pub mod evidence {
-    #![doc = " The types of version 2 of the registry entry `Evidence`."]
-
-    /// This entry's schema file as pinned, then those its `$ref`s reach.
-    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[&super::PINNED[2]];
-
-    /// Evidence
-    ///
-    /// One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct Evidence {
-        /// Evidence row id.
-        pub id: String,
-        /// Id of the session the evidence belongs to.
-        pub session_id: String,
-        /// Canonical evidence kind; a kind this binding does not know is kept as read (Unrecognized) and written back.
-        pub kind: EvidenceKind,
-        /// The payload exactly as the producer built it: any JSON value.
-        pub payload: ::concord_runtime::Value,
-        /// Sensor that produced the evidence; absent or null on rows written before sensors were recorded.
-        pub source: Option<Option<String>>,
-        /// The payload's typed view, when it was validated against its kind's canonical shape: a closed payload tagged by its kind.
-        pub canonical: Option<CanonicalPayload>,
-        /// Provider-specific evidence; absent in the common case.
-        pub extension: Option<ExtensionEnvelope>,
-    }
-
-    impl ::concord_runtime::Record for Evidence {
-        const NAME: &'static str = "Evidence";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for Evidence {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for Evidence {
-        const EXPECTING: &'static str = "an object (Evidence)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut id = None;
-            let mut session_id = None;
-            let mut kind = None;
-            let mut payload = None;
-            let mut source = None;
-            let mut canonical = None;
-            let mut extension = None;
-            let mut __dropped = Vec::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "id" => bind::field(&mut __map, &mut id, "id")?,
-                    "session_id" => bind::field(&mut __map, &mut session_id, "session_id")?,
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "payload" => bind::field(&mut __map, &mut payload, "payload")?,
-                    "source" => bind::field(&mut __map, &mut source, "source")?,
-                    "canonical" => bind::field(&mut __map, &mut canonical, "canonical")?,
-                    "extension" => bind::field(&mut __map, &mut extension, "extension")?,
-                    _ => bind::skip(&mut __map, &mut __dropped, __key)?,
-                }
-            }
-            Ok(Self {
-                id: bind::required(id, "id")?,
-                session_id: bind::required(session_id, "session_id")?,
-                kind: bind::required(kind, "kind")?,
-                payload: bind::required(payload, "payload")?,
-                source,
-                canonical,
-                extension,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for Evidence {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for Evidence {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "id", &self.id)?;
-            bind::entry(&mut __map, "session_id", &self.session_id)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "payload", &self.payload)?;
-            bind::optional(&mut __map, "source", &self.source)?;
-            bind::optional(&mut __map, "canonical", &self.canonical)?;
-            bind::optional(&mut __map, "extension", &self.extension)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// CanonicalPayload
-    ///
-    /// One canonical payload, tagged by `kind`: each kind has one closed shape (ADR 0005's validate_canonical_payload).
-    #[derive(Clone, Debug, PartialEq)]
-    pub enum CanonicalPayload {
-        /// When `kind` is `exit_code`.
-        ExitCode(ExitCodePayload),
-        /// When `kind` is `tool_result`.
-        ToolResult(ToolResultPayload),
-        /// When `kind` is `file_diff`.
-        FileDiff(FileDiffPayload),
-        /// When `kind` is `process_observation`.
-        ProcessObservation(ProcessObservationPayload),
-        /// When `kind` is `transcript_excerpt`.
-        TranscriptExcerpt(TranscriptExcerptPayload),
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for CanonicalPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            use ::concord_runtime::bind;
-            let __value = bind::raw(deserializer)?;
-            match bind::tag(
-                &__value,
-                "kind",
-                &[
-                    "exit_code",
-                    "tool_result",
-                    "file_diff",
-                    "process_observation",
-                    "transcript_excerpt",
-                ],
-            )? {
-                0usize => bind::branch(__value).map(Self::ExitCode),
-                1usize => bind::branch(__value).map(Self::ToolResult),
-                2usize => bind::branch(__value).map(Self::FileDiff),
-                3usize => bind::branch(__value).map(Self::ProcessObservation),
-                _ => bind::branch(__value).map(Self::TranscriptExcerpt),
-            }
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for CanonicalPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            match self {
-                Self::ExitCode(branch) => {
-                    ::concord_runtime::serde::Serialize::serialize(branch, serializer)
-                }
-                Self::ToolResult(branch) => {
-                    ::concord_runtime::serde::Serialize::serialize(branch, serializer)
-                }
-                Self::FileDiff(branch) => {
-                    ::concord_runtime::serde::Serialize::serialize(branch, serializer)
-                }
-                Self::ProcessObservation(branch) => {
-                    ::concord_runtime::serde::Serialize::serialize(branch, serializer)
-                }
-                Self::TranscriptExcerpt(branch) => {
-                    ::concord_runtime::serde::Serialize::serialize(branch, serializer)
-                }
-            }
-        }
-    }
-
-    /// ExitCodePayload
-    ///
-    /// Exit status of a command. Closed: unknown keys are refused.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ExitCodePayload {
-        /// The payload's kind.
-        pub kind: ExitCodePayloadKind,
-        /// The command as the producer saw it: any JSON value (argv array, shell string, ...).
-        pub command: ::concord_runtime::Value,
-        /// Process exit code.
-        pub exit_code: i64,
-        /// True when the exit code was inferred rather than observed.
-        pub heuristic: bool,
-    }
-
-    impl ::concord_runtime::Record for ExitCodePayload {
-        const NAME: &'static str = "ExitCodePayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for ExitCodePayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ExitCodePayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ExitCodePayload {
-        const EXPECTING: &'static str = "an object (ExitCodePayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut kind = None;
-            let mut command = None;
-            let mut exit_code = None;
-            let mut heuristic = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "command" => bind::field(&mut __map, &mut command, "command")?,
-                    "exit_code" => bind::field(&mut __map, &mut exit_code, "exit_code")?,
-                    "heuristic" => bind::field(&mut __map, &mut heuristic, "heuristic")?,
-                    _ => {
-                        bind::refuse(
-                            &mut __map,
-                            __key,
-                            &["kind", "command", "exit_code", "heuristic"],
-                        )?
-                    }
-                }
-            }
-            Ok(Self {
-                kind: bind::required(kind, "kind")?,
-                command: bind::required(command, "command")?,
-                exit_code: bind::required(exit_code, "exit_code")?,
-                heuristic: bind::required(heuristic, "heuristic")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExitCodePayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExitCodePayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "command", &self.command)?;
-            bind::entry(&mut __map, "exit_code", &self.exit_code)?;
-            bind::entry(&mut __map, "heuristic", &self.heuristic)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ToolResultPayload
-    ///
-    /// Summary of a tool call result. Closed: unknown keys are refused.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ToolResultPayload {
-        /// The payload's kind.
-        pub kind: ToolResultPayloadKind,
-        /// Human-readable summary.
-        pub summary: String,
-    }
-
-    impl ::concord_runtime::Record for ToolResultPayload {
-        const NAME: &'static str = "ToolResultPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for ToolResultPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ToolResultPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ToolResultPayload {
-        const EXPECTING: &'static str = "an object (ToolResultPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut kind = None;
-            let mut summary = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "summary" => bind::field(&mut __map, &mut summary, "summary")?,
-                    _ => bind::refuse(&mut __map, __key, &["kind", "summary"])?,
-                }
-            }
-            Ok(Self {
-                kind: bind::required(kind, "kind")?,
-                summary: bind::required(summary, "summary")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ToolResultPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ToolResultPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "summary", &self.summary)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// FileDiffPayload
-    ///
-    /// A diff applied to one file. Closed: unknown keys are refused.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct FileDiffPayload {
-        /// The payload's kind.
-        pub kind: FileDiffPayloadKind,
-        /// Path of the changed file.
-        pub path: String,
-        /// Unified diff text.
-        pub diff: String,
-    }
-
-    impl ::concord_runtime::Record for FileDiffPayload {
-        const NAME: &'static str = "FileDiffPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for FileDiffPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/FileDiffPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for FileDiffPayload {
-        const EXPECTING: &'static str = "an object (FileDiffPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut kind = None;
-            let mut path = None;
-            let mut diff = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "path" => bind::field(&mut __map, &mut path, "path")?,
-                    "diff" => bind::field(&mut __map, &mut diff, "diff")?,
-                    _ => bind::refuse(&mut __map, __key, &["kind", "path", "diff"])?,
-                }
-            }
-            Ok(Self {
-                kind: bind::required(kind, "kind")?,
-                path: bind::required(path, "path")?,
-                diff: bind::required(diff, "diff")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for FileDiffPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for FileDiffPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "path", &self.path)?;
-            bind::entry(&mut __map, "diff", &self.diff)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ProcessObservationPayload
-    ///
-    /// An observation about a running process. Closed: unknown keys are refused.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ProcessObservationPayload {
-        /// The payload's kind.
-        pub kind: ProcessObservationPayloadKind,
-        /// What was observed. The property is literally named `description`.
-        pub description: String,
-    }
-
-    impl ::concord_runtime::Record for ProcessObservationPayload {
-        const NAME: &'static str = "ProcessObservationPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for ProcessObservationPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ProcessObservationPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ProcessObservationPayload {
-        const EXPECTING: &'static str = "an object (ProcessObservationPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut kind = None;
-            let mut description = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "description" => {
-                        bind::field(&mut __map, &mut description, "description")?
-                    }
-                    _ => bind::refuse(&mut __map, __key, &["kind", "description"])?,
-                }
-            }
-            Ok(Self {
-                kind: bind::required(kind, "kind")?,
-                description: bind::required(description, "description")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ProcessObservationPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ProcessObservationPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "description", &self.description)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// TranscriptExcerptPayload
-    ///
-    /// An excerpt of the agent transcript. Closed: unknown keys are refused.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct TranscriptExcerptPayload {
-        /// The payload's kind.
-        pub kind: TranscriptExcerptPayloadKind,
-        /// Excerpt text.
-        pub text: String,
-    }
-
-    impl ::concord_runtime::Record for TranscriptExcerptPayload {
-        const NAME: &'static str = "TranscriptExcerptPayload";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for TranscriptExcerptPayload {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/TranscriptExcerptPayload",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for TranscriptExcerptPayload {
-        const EXPECTING: &'static str = "an object (TranscriptExcerptPayload)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut kind = None;
-            let mut text = None;
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "kind" => bind::field(&mut __map, &mut kind, "kind")?,
-                    "text" => bind::field(&mut __map, &mut text, "text")?,
-                    _ => bind::refuse(&mut __map, __key, &["kind", "text"])?,
-                }
-            }
-            Ok(Self {
-                kind: bind::required(kind, "kind")?,
-                text: bind::required(text, "text")?,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for TranscriptExcerptPayload {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_object(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for TranscriptExcerptPayload {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "kind", &self.kind)?;
-            bind::entry(&mut __map, "text", &self.text)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// ExtensionEnvelope
-    ///
-    /// Versioned provider-extension envelope (ADR 0005): versions 1 and 2 are read, any other is refused before the rest. Growth point: unknown keys are preserved and re-emitted after the declared fields.
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct ExtensionEnvelope {
-        /// Envelope schema version: 1 (historical) or 2 (current, for new envelopes).
-        pub schema_version: i64,
-        /// Provider whose adapter produced the envelope; another provider's name is kept as read (Unrecognized).
-        pub provider: ExtensionEnvelopeProvider,
-        /// Version of the producing adapter.
-        pub adapter_version: String,
-        /// Coarse category for routing without parsing `fields`; an unrecognised class is carried as-is.
-        pub content_class: ExtensionEnvelopeContentClass,
-        /// Provider-specific content: a free-form JSON object.
-        pub fields: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-        /// Keys this type does not declare, kept in the order read and written back after the declared ones.
-        pub extra: ::concord_runtime::IndexMap<String, ::concord_runtime::Value>,
-    }
-
-    /// The versions of `ExtensionEnvelope` this binding reads (`schema_version`); any other is refused as `unsupported-version`.
-    pub const SUPPORTED_EXTENSION_ENVELOPE_VERSIONS: &[i64] = &[1, 2];
-
-    /// The current version of `ExtensionEnvelope`: the largest supported, for new envelopes.
-    pub const EXTENSION_ENVELOPE_VERSION: i64 = 2;
-
-    impl ::concord_runtime::Record for ExtensionEnvelope {
-        const NAME: &'static str = "ExtensionEnvelope";
-        const SCHEMA_DIGEST: &'static str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
-    }
-
-    impl ::concord_runtime::Pinned for ExtensionEnvelope {
-        fn schema() -> &'static ::concord_runtime::pinned::Schema {
-            static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(
-                DOCUMENTS,
-                "/$defs/ExtensionEnvelope",
-            );
-            &SCHEMA
-        }
-    }
-
-    impl<'de> ::concord_runtime::bind::Object<'de> for ExtensionEnvelope {
-        const EXPECTING: &'static str = "an object (ExtensionEnvelope)";
-        fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(
-            mut __map: __A,
-        ) -> Result<Self, __A::Error> {
-            use ::concord_runtime::bind;
-            let mut schema_version = None;
-            let mut provider = None;
-            let mut adapter_version = None;
-            let mut content_class = None;
-            let mut fields = None;
-            let mut extra = ::concord_runtime::IndexMap::new();
-            while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                match __key.as_str() {
-                    "schema_version" => {
-                        bind::field(&mut __map, &mut schema_version, "schema_version")?
-                    }
-                    "provider" => bind::field(&mut __map, &mut provider, "provider")?,
-                    "adapter_version" => {
-                        bind::field(&mut __map, &mut adapter_version, "adapter_version")?
-                    }
-                    "content_class" => {
-                        bind::field(&mut __map, &mut content_class, "content_class")?
-                    }
-                    "fields" => bind::field(&mut __map, &mut fields, "fields")?,
-                    _ => bind::keep(&mut __map, &mut extra, __key)?,
-                }
-            }
-            Ok(Self {
-                schema_version: bind::required(schema_version, "schema_version")?,
-                provider: bind::required(provider, "provider")?,
-                adapter_version: bind::required(adapter_version, "adapter_version")?,
-                content_class: bind::required(content_class, "content_class")?,
-                fields: bind::required(fields, "fields")?,
-                extra,
-            })
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelope {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_versioned(
-                deserializer,
-                "schema_version",
-                SUPPORTED_EXTENSION_ENVELOPE_VERSIONS,
-                "ExtensionEnvelope",
-                |record: &Self| record.schema_version,
-            )
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExtensionEnvelope {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            bind::entry(&mut __map, "schema_version", &self.schema_version)?;
-            bind::entry(&mut __map, "provider", &self.provider)?;
-            bind::entry(&mut __map, "adapter_version", &self.adapter_version)?;
-            bind::entry(&mut __map, "content_class", &self.content_class)?;
-            bind::entry(&mut __map, "fields", &self.fields)?;
-            bind::entries(
-                &mut __map,
-                &self.extra,
-                &["schema_version", "provider", "adapter_version", "content_class", "fields"],
-            )?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    }
-
-    /// Canonical evidence kind; a kind this binding does not know is kept as read (Unrecognized) and written back.
-    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum EvidenceKind {
-        /// `exit_code`
-        ExitCode,
-        /// `tool_result`
-        ToolResult,
-        /// `file_diff`
-        FileDiff,
-        /// `process_observation`
-        ProcessObservation,
-        /// `transcript_excerpt`
-        TranscriptExcerpt,
-        /// Any other string, kept as read and written back unchanged.
-        Unrecognized(String),
-    }
-
-    impl ::concord_runtime::bind::OpenEnumeration for EvidenceKind {
-        const VALUES: &'static [&'static str] = &[
-            "exit_code",
-            "tool_result",
-            "file_diff",
-            "process_observation",
-            "transcript_excerpt",
-        ];
-        const KNOWN: &'static [Self] = &[
-            Self::ExitCode,
-            Self::ToolResult,
-            Self::FileDiff,
-            Self::ProcessObservation,
-            Self::TranscriptExcerpt,
-        ];
-        fn unrecognized(value: String) -> Self {
-            Self::Unrecognized(value)
-        }
-        fn as_str(&self) -> &str {
-            match self {
-                Self::ExitCode => "exit_code",
-                Self::ToolResult => "tool_result",
-                Self::FileDiff => "file_diff",
-                Self::ProcessObservation => "process_observation",
-                Self::TranscriptExcerpt => "transcript_excerpt",
-                Self::Unrecognized(value) => value,
-            }
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for EvidenceKind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_open_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for EvidenceKind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_open_enum(self, serializer)
-        }
-    }
-
-    /// The payload's kind.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum ExitCodePayloadKind {
-        /// `exit_code`
-        ExitCode,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for ExitCodePayloadKind {
-        const VALUES: &'static [&'static str] = &["exit_code"];
-        const VARIANTS: &'static [Self] = &[Self::ExitCode];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExitCodePayloadKind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExitCodePayloadKind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// The payload's kind.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum ToolResultPayloadKind {
-        /// `tool_result`
-        ToolResult,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for ToolResultPayloadKind {
-        const VALUES: &'static [&'static str] = &["tool_result"];
-        const VARIANTS: &'static [Self] = &[Self::ToolResult];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ToolResultPayloadKind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ToolResultPayloadKind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// The payload's kind.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum FileDiffPayloadKind {
-        /// `file_diff`
-        FileDiff,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for FileDiffPayloadKind {
-        const VALUES: &'static [&'static str] = &["file_diff"];
-        const VARIANTS: &'static [Self] = &[Self::FileDiff];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for FileDiffPayloadKind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for FileDiffPayloadKind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// The payload's kind.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum ProcessObservationPayloadKind {
-        /// `process_observation`
-        ProcessObservation,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for ProcessObservationPayloadKind {
-        const VALUES: &'static [&'static str] = &["process_observation"];
-        const VARIANTS: &'static [Self] = &[Self::ProcessObservation];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ProcessObservationPayloadKind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ProcessObservationPayloadKind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// The payload's kind.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum TranscriptExcerptPayloadKind {
-        /// `transcript_excerpt`
-        TranscriptExcerpt,
-    }
-
-    impl ::concord_runtime::bind::Enumeration for TranscriptExcerptPayloadKind {
-        const VALUES: &'static [&'static str] = &["transcript_excerpt"];
-        const VARIANTS: &'static [Self] = &[Self::TranscriptExcerpt];
-        fn index(self) -> usize {
-            self as usize
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for TranscriptExcerptPayloadKind {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for TranscriptExcerptPayloadKind {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_enum(*self, serializer)
-        }
-    }
-
-    /// Provider whose adapter produced the envelope; another provider's name is kept as read (Unrecognized).
-    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum ExtensionEnvelopeProvider {
-        /// `claude`
-        Claude,
-        /// `codex`
-        Codex,
-        /// Any other string, kept as read and written back unchanged.
-        Unrecognized(String),
-    }
-
-    impl ::concord_runtime::bind::OpenEnumeration for ExtensionEnvelopeProvider {
-        const VALUES: &'static [&'static str] = &["claude", "codex"];
-        const KNOWN: &'static [Self] = &[Self::Claude, Self::Codex];
-        fn unrecognized(value: String) -> Self {
-            Self::Unrecognized(value)
-        }
-        fn as_str(&self) -> &str {
-            match self {
-                Self::Claude => "claude",
-                Self::Codex => "codex",
-                Self::Unrecognized(value) => value,
-            }
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelopeProvider {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_open_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExtensionEnvelopeProvider {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_open_enum(self, serializer)
-        }
-    }
-
-    /// Coarse category for routing without parsing `fields`; an unrecognised class is carried as-is.
-    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum ExtensionEnvelopeContentClass {
-        /// `ToolTelemetry`
-        ToolTelemetry,
-        /// `ProviderDiagnostic`
-        ProviderDiagnostic,
-        /// `ExperimentalSignal`
-        ExperimentalSignal,
-        /// `RawProviderMetadata`
-        RawProviderMetadata,
-        /// Any other string, kept as read and written back unchanged.
-        Unrecognized(String),
-    }
-
-    impl ::concord_runtime::bind::OpenEnumeration for ExtensionEnvelopeContentClass {
-        const VALUES: &'static [&'static str] = &[
-            "ToolTelemetry",
-            "ProviderDiagnostic",
-            "ExperimentalSignal",
-            "RawProviderMetadata",
-        ];
-        const KNOWN: &'static [Self] = &[
-            Self::ToolTelemetry,
-            Self::ProviderDiagnostic,
-            Self::ExperimentalSignal,
-            Self::RawProviderMetadata,
-        ];
-        fn unrecognized(value: String) -> Self {
-            Self::Unrecognized(value)
-        }
-        fn as_str(&self) -> &str {
-            match self {
-                Self::ToolTelemetry => "ToolTelemetry",
-                Self::ProviderDiagnostic => "ProviderDiagnostic",
-                Self::ExperimentalSignal => "ExperimentalSignal",
-                Self::RawProviderMetadata => "RawProviderMetadata",
-                Self::Unrecognized(value) => value,
-            }
-        }
-    }
-
-    impl<'de> ::concord_runtime::serde::Deserialize<'de> for ExtensionEnvelopeContentClass {
-        fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(
-            deserializer: __D,
-        ) -> Result<Self, __D::Error> {
-            ::concord_runtime::bind::read_open_enum(deserializer)
-        }
-    }
-
-    impl ::concord_runtime::serde::Serialize for ExtensionEnvelopeContentClass {
-        fn serialize<__S: ::concord_runtime::serde::Serializer>(
-            &self,
-            serializer: __S,
-        ) -> Result<__S::Ok, __S::Error> {
-            ::concord_runtime::bind::write_open_enum(self, serializer)
-        }
-    }
-}
-
-pub use evidence::Evidence;

@@ -60,8 +60,9 @@ pub fn read_object<'de, D: Deserializer<'de>, T: Object<'de>>(deserializer: D) -
 pub const UNSUPPORTED_VERSION: &str = "unsupported version ";
 
 /// `Deserialize` for an [`Object`] that is a versioned envelope
-/// (`x-version-field`): the version is checked before anything else (ADR
-/// 0005: a reader that does not know a version cannot vouch for the rest).
+/// (`x-version-field`): the version is checked before anything else
+/// (docs/decisions/versioned-envelopes.md: a reader that does not know a
+/// version cannot vouch for the rest).
 /// The reference reader reads the object whole, checks its version, then
 /// reads the record from it; a version missing or not an integer is left to
 /// the record's own read to refuse. The one-pass reader reads the record as
@@ -136,6 +137,35 @@ pub fn write_enum<S: Serializer, T: Enumeration>(value: T, serializer: S) -> Res
     serializer.serialize_str(T::VALUES[value.index()])
 }
 
+/// `FromStr` for an [`Enumeration`]: one of its JSON strings.
+pub fn enum_from_str<T: Enumeration>(text: &str, type_name: &'static str) -> Result<T, NotAValue> {
+    match T::VALUES.iter().position(|candidate| *candidate == text) {
+        Some(index) => Ok(T::VARIANTS[index]),
+        None => Err(NotAValue { type_name, values: T::VALUES, text: text.to_owned() }),
+    }
+}
+
+/// A string that is none of an enum's values (its `FromStr` error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAValue {
+    type_name: &'static str,
+    values: &'static [&'static str],
+    text: String,
+}
+
+impl fmt::Display for NotAValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not a value of {} (one of ", self.text, self.type_name)?;
+        for (index, value) in self.values.iter().enumerate() {
+            let separator = if index == 0 { "" } else { ", " };
+            write!(f, "{separator}{value:?}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for NotAValue {}
+
 /// A generated open enum (`"x-open-enum": true`): known strings, and a
 /// catch-all variant that keeps any other string.
 pub trait OpenEnumeration: Clone + 'static {
@@ -180,6 +210,15 @@ pub fn read_open_enum<'de, D: Deserializer<'de>, T: OpenEnumeration>(deserialize
     }
 
     deserializer.deserialize_str(OpenEnumVisitor(PhantomData))
+}
+
+/// `FromStr` for an [`OpenEnumeration`]: a known string is its variant,
+/// any other the catch-all's.
+pub fn open_enum_from_str<T: OpenEnumeration>(text: &str) -> T {
+    match T::VALUES.iter().position(|candidate| *candidate == text) {
+        Some(index) => T::KNOWN[index].clone(),
+        None => T::unrecognized(text.to_owned()),
+    }
 }
 
 /// `Serialize` for an [`OpenEnumeration`]: its string, a kept one unchanged.

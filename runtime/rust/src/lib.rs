@@ -15,6 +15,7 @@ pub mod checks;
 mod engine;
 mod failure;
 pub mod float;
+mod impls;
 mod notes;
 pub mod number;
 pub mod pattern;

@@ -18,6 +18,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("src/engine.rs", include_str!("engine.rs")),
     ("src/failure.rs", include_str!("failure.rs")),
     ("src/float.rs", include_str!("float.rs")),
+    ("src/impls.rs", include_str!("impls.rs")),
     ("src/lib.rs", include_str!("lib.rs")),
     ("src/notes.rs", include_str!("notes.rs")),
     ("src/number.rs", include_str!("number.rs")),

@@ -1,6 +1,9 @@
-//! Writes the model as Rust: structs, enums and aliases with their own serde
-//! impls (see `concord_runtime::bind` for why not derived), naming only
-//! `::concord_runtime` and the prelude, formatted by prettyplease.
+//! Writes the model as Rust the way a reader expects to find it, as in
+//! prost's output: each module's types are declared first, with their docs,
+//! attributes and derives; then one `concord_runtime` macro per type gives
+//! it its serde impls (`runtime/rust/src/impls.rs`; see `concord_runtime::bind`
+//! for why not derived); the pinned schema texts close the file. Items are
+//! formatted by prettyplease; the macro lines are written here, already laid out.
 
 mod attributes;
 
@@ -8,8 +11,8 @@ use crate::naming::rust as ident;
 
 pub use attributes::{Attributes, Matched};
 
-use crate::model::{Check, Choice, EnumValue, Model, OpenEnum, Shape, Struct, TypeDef, TypeId, TypeKind, Union, UnknownKeys};
-use proc_macro2::{Ident, Span, TokenStream};
+use crate::model::{Check, Choice, Model, Pinning, Presence, Shape, Struct, TypeDef, TypeId, TypeKind, UnknownKeys};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 /// The whole registry as one Rust file (to `include!` or to check in): a
@@ -40,46 +43,68 @@ fn module_placed(model: &Model, placed: &attributes::Placed) -> String {
     if model.types.iter().any(|def| def.asserted()) {
         out.push_str("::concord_runtime::requires_feature!(\"validate\");\n");
     }
+    let roots: Vec<String> = model
+        .modules
+        .iter()
+        .enumerate()
+        .filter_map(|(index, module)| module.root.map(|root| format!("pub use {}::{};\n", module_ident(model, index), type_ident(model, root))))
+        .collect();
+    if !roots.is_empty() {
+        out.push('\n');
+        out.push_str(&roots.concat());
+    }
+    for (index, members) in by_module.iter().enumerate() {
+        CURRENT_MODULE.set(index);
+        let module = &model.modules[index];
+        out.push_str(&format!("\npub mod {} {{\n", module_ident(model, index)));
+        for line in inner_docs(&format!("The types of {}.", module.describe())) {
+            out.push_str(&format!("    //!{line}\n"));
+        }
+        let mut body = String::new();
+        for id in members {
+            body.push('\n');
+            body.push_str(&format_items(declaration(model, *id, &boxed, placed)));
+        }
+        let implementations: Vec<String> = members.iter().map(|id| implementation(model, *id, &boxed)).filter(|text| !text.is_empty()).collect();
+        if !implementations.is_empty() {
+            body.push_str("\n// How each type reads and writes JSON: `concord_runtime`'s macros expand to its serde impls.\n");
+            for text in implementations {
+                body.push('\n');
+                body.push_str(&text);
+            }
+        }
+        // This entry's document first, then the entries its `$ref`s reach.
+        let documents: Vec<String> = model.documents(index).iter().map(|other| format!("&super::PINNED[{other}]")).collect();
+        body.push_str(&format!(
+            "\n/// This entry's schema file as pinned, then those its `$ref`s reach.\nstatic DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[{}];\n",
+            documents.join(", ")
+        ));
+        if model.types.iter().any(|def| def.module == index && def.schema_digest == module.digest) {
+            body.push_str(&format!("/// The pinned digest of this entry's schema file.\nconst DIGEST: &str = {};\n", Literal::string(&module.digest)));
+        }
+        for line in body.lines() {
+            if !line.is_empty() {
+                out.push_str("    ");
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str("}\n");
+    }
     let documents = model.modules.iter().map(|module| {
-        let (uri, digest, text) = (proc_macro2::Literal::string(&module.base), proc_macro2::Literal::string(&module.digest), text_literal(&module.text));
+        let (uri, digest, text) = (Literal::string(&module.base), Literal::string(&module.digest), text_literal(&module.text));
         format!("    ::concord_runtime::pinned::Document {{\n        uri: {uri},\n        digest: {digest},\n        text: {text},\n    }},\n")
     });
     out.push_str("\n/// The registry's schema files as pinned (base URI, digest, text), in registry order.\n");
     out.push_str(&format!("static PINNED: [::concord_runtime::pinned::Document; {}] = [\n{}];\n", model.modules.len(), documents.collect::<String>()));
-    for (index, members) in by_module.iter().enumerate() {
-        CURRENT_MODULE.set(index);
-        let module = &model.modules[index];
-        let name = module_ident(model, index);
-        let doc = proc_macro2::Literal::string(&format!(" The types of {}.", module.describe()));
-        out.push_str(&format!("\npub mod {name} {{\n    #![doc = {doc}]\n"));
-        // This entry's document first, then the entries its `$ref`s reach.
-        let documents: Vec<String> = model.documents(index).iter().map(|other| format!("&super::PINNED[{other}]")).collect();
-        out.push_str(&format!(
-            "\n    /// This entry's schema file as pinned, then those its `$ref`s reach.\n    static DOCUMENTS: &[&::concord_runtime::pinned::Document] = &[{}];\n",
-            documents.join(", ")
-        ));
-        for id in members {
-            out.push('\n');
-            for line in format_items(item(model, *id, &boxed, placed)).lines() {
-                if !line.is_empty() {
-                    out.push_str("    ");
-                }
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-        out.push_str("}\n");
-        if let Some(root) = module.root {
-            let root = type_ident(model, root);
-            out.push_str(&format!("\npub use {name}::{root};\n"));
-        }
-    }
     out
 }
 
-/// A schema file's text as a Rust literal: a raw string, which keeps its
-/// lines, when the text is plain ASCII (no control character but tab and
-/// line feed: rustc refuses a bare CR in a raw string); else escaped.
+/// A text as the lines of inner doc comments (`//!`), each with its leading space.
+fn inner_docs(text: &str) -> Vec<String> {
+    text.split("\r\n").flat_map(|line| line.split(['\n', '\r'])).map(|line| format!(" {}", doc_line(line))).collect()
+}
+
 fn text_literal(text: &str) -> String {
     if !text.chars().all(|c| c == '\n' || c == '\t' || (' '..='~').contains(&c)) {
         return proc_macro2::Literal::string(text).to_string();
@@ -184,7 +209,9 @@ fn longest_run(line: &str, of: char) -> usize {
     line.split(|c| c != of).map(str::len).max().unwrap_or(0)
 }
 
-fn item(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Placed) -> TokenStream {
+/// A type's declaration, as a user reads it: docs, the user's attributes,
+/// derives, and the type (with an envelope's version constants).
+fn declaration(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Placed) -> TokenStream {
     let def = model.get(id);
     let name = type_ident(model, id);
     // The user's attributes stand after the documentation, before concord's derives.
@@ -192,36 +219,61 @@ fn item(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Plac
     let doc = docs(&def.doc);
     let doc = quote! { #doc #attrs };
     match &def.kind {
-        TypeKind::Struct(body) => structure(model, id, def, body, boxed, &doc, placed),
+        TypeKind::Struct(body) => structure(model, id, body, boxed, &doc, placed),
         TypeKind::Enum(values) => {
-            let record = if def.is_root {
-                record(def, &name)
-            } else {
-                quote! {}
-            };
-            let enumeration = enumeration(&name, doc, values);
-            quote! { #enumeration #record }
+            let variants = values.iter().map(|value| variant_ident(&value.word));
+            let variant_docs = values.iter().map(|value| value_doc(&value.value));
+            quote! {
+                #doc
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub enum #name { #(#variant_docs #variants,)* }
+            }
         }
-        TypeKind::Union(body) => union(model, id, def, body, boxed, &doc),
         TypeKind::OpenEnum(open) => {
-            let record = if def.is_root {
-                record(def, &name)
-            } else {
-                quote! {}
-            };
-            let enumeration = open_enumeration(&name, doc, open);
-            quote! { #enumeration #record }
+            let variants = open.values.iter().map(|value| variant_ident(&value.word));
+            let variant_docs = open.values.iter().map(|value| value_doc(&value.value));
+            let catch_all = variant_ident(&open.catch_all);
+            quote! {
+                #doc
+                #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub enum #name {
+                    #(#variant_docs #variants,)*
+                    /// Any other string, kept as read and written back unchanged.
+                    #catch_all(String),
+                }
+            }
         }
-        TypeKind::TypedId(prefix) => {
-            let record = if def.is_root {
-                record(def, &name)
-            } else {
-                quote! {}
-            };
-            let typed_id = typed_id(&name, doc, prefix);
-            quote! { #typed_id #record }
+        TypeKind::Union(body) => {
+            let variants = body.branches.iter().map(|branch| variant_ident(&branch.word));
+            let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
+            let variant_docs = body.branches.iter().map(|branch| {
+                let what = match &body.choice {
+                    Choice::Tag(property) => format!("`{property}` is `{}`", branch.key.replace('`', "'")),
+                    Choice::JsonType => format!("a JSON {}", branch.key),
+                };
+                docs(&Some(format!("When {what}.")))
+            });
+            quote! {
+                #doc
+                #[derive(Clone, Debug, PartialEq)]
+                pub enum #name { #(#variant_docs #variants(#types),)* }
+            }
         }
-        TypeKind::Alias(shape) if def.is_root => newtype(model, id, def, shape, boxed, &doc),
+        TypeKind::TypedId(_) => quote! {
+            #doc
+            #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub struct #name(String);
+        },
+        // A registry root that is not an object type (an array, a string,
+        // ...): a newtype, so that it is a `Record` of its own.
+        TypeKind::Alias(shape) if def.is_root => {
+            let ty = rust_type(model, shape, Some(id), boxed);
+            quote! {
+                #doc
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct #name(pub #ty);
+            }
+        }
         TypeKind::Alias(shape) => {
             let ty = rust_type(model, shape, None, boxed);
             quote! { #doc pub type #name = #ty; }
@@ -229,386 +281,54 @@ fn item(model: &Model, id: TypeId, boxed: &Components, placed: &attributes::Plac
     }
 }
 
-/// The `Record` impl, and `Pinned` for a type with a place of its own in
-/// its schema file. In a module whose schema holds keywords no type
-/// expresses, `from_json` also checks the record against that place with
-/// the engine.
-fn record(def: &TypeDef, name: &Ident) -> TokenStream {
-    let (record_name, digest, pointer) = (&def.name, &def.schema_digest, &def.origin.pointer);
-    let asserted = def.asserted().then(|| {
-        quote! {
-            fn from_json(bytes: &[u8]) -> Result<Self, ::concord_runtime::Error> {
-                ::concord_runtime::from_json_asserted(bytes)
-            }
-        }
-    });
-    let pinned = def.pinned().then(|| {
-        quote! {
-            impl ::concord_runtime::Pinned for #name {
-                fn schema() -> &'static ::concord_runtime::pinned::Schema {
-                    static SCHEMA: ::concord_runtime::pinned::Schema = ::concord_runtime::pinned::Schema::new(DOCUMENTS, #pointer);
-                    &SCHEMA
-                }
-            }
-        }
-    });
-    quote! {
-        impl ::concord_runtime::Record for #name {
-            const NAME: &'static str = #record_name;
-            const SCHEMA_DIGEST: &'static str = #digest;
-            #asserted
-        }
-        #pinned
-    }
+fn variant_ident(word: &str) -> Ident {
+    Ident::new(&ident::type_name(word), Span::call_site())
 }
 
-/// A union: an enum with a variant per branch. The value is read whole and
-/// the branch chosen by its tag or its JSON type (`lower` decided which),
-/// then read from it; writing writes the branch as it is.
-fn union(model: &Model, id: TypeId, def: &TypeDef, body: &Union, boxed: &Components, doc: &TokenStream) -> TokenStream {
+fn value_doc(value: &str) -> TokenStream {
+    docs(&Some(format!("`{}`", value.replace('`', "\\`"))))
+}
+
+/// An object type: its fields (an optional one as an `Option`), the
+/// catch-all its unknown-key policy keeps, and an envelope's versions.
+fn structure(model: &Model, id: TypeId, body: &Struct, boxed: &Components, doc: &TokenStream, placed: &attributes::Placed) -> TokenStream {
+    let def = model.get(id);
     let name = type_ident(model, id);
-    let record = if def.is_root {
-        record(def, &name)
-    } else {
-        quote! {}
-    };
-    let variants: Vec<Ident> = body.branches.iter().map(|branch| Ident::new(&ident::type_name(&branch.word), Span::call_site())).collect();
-    let types = body.branches.iter().map(|branch| rust_type(model, &branch.shape, Some(id), boxed));
-    let keys: Vec<&str> = body.branches.iter().map(|branch| branch.key.as_str()).collect();
-    let choose = match &body.choice {
-        Choice::Tag(property) => quote! { bind::tag(&__value, #property, &[#(#keys),*])? },
-        Choice::JsonType => quote! { bind::json_type(&__value, &[#(#keys),*])? },
-    };
-    let last = variants.len() - 1;
-    let arms = variants.iter().zip(&body.branches).enumerate().map(|(index, (variant, branch))| {
-        let ty = rust_type(model, &branch.shape, Some(id), boxed);
-        let read = match check_fn(model, &branch.shape, &ty) {
-            Some(check) => quote! { bind::branch_checked(__value, #check).map(Self::#variant) },
-            None => quote! { bind::branch(__value).map(Self::#variant) },
-        };
-        if index == last {
-            quote! { _ => #read, }
-        } else {
-            quote! { #index => #read, }
-        }
-    });
-    let variant_docs = body.branches.iter().map(|branch| {
-        let what = match &body.choice {
-            Choice::Tag(property) => format!("`{property}` is `{}`", branch.key.replace('`', "'")),
-            _ => format!("a JSON {}", branch.key),
-        };
-        docs(&Some(format!("When {what}.")))
-    });
-    quote! {
-        #doc
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum #name { #(#variant_docs #variants(#types),)* }
-
-        #record
-
-        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                use ::concord_runtime::bind;
-                let __value = bind::raw(deserializer)?;
-                match #choose {
-                    #(#arms)*
-                }
-            }
-        }
-
-        impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
-                match self {
-                    #(Self::#variants(branch) => ::concord_runtime::serde::Serialize::serialize(branch, serializer),)*
-                }
-            }
-        }
-    }
-}
-
-/// A registry root that is not an object type (an array, a string, ...):
-/// a newtype, so that it is a `Record` of its own.
-fn newtype(model: &Model, id: TypeId, def: &TypeDef, shape: &Shape, boxed: &Components, doc: &TokenStream) -> TokenStream {
-    let name = type_ident(model, id);
-    let ty = rust_type(model, shape, Some(id), boxed);
-    let record = record(def, &name);
-    // `bind` only where the checks name it: an unused import warns in the crate that includes the bindings.
-    let read = match check_fn(model, shape, &ty) {
-        Some(check) => quote! {
-            use ::concord_runtime::bind;
-            bind::read_checked(deserializer, #check).map(Self)
-        },
-        None => quote! { <#ty as ::concord_runtime::serde::Deserialize>::deserialize(deserializer).map(Self) },
-    };
-    quote! {
-        #doc
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct #name(pub #ty);
-
-        #record
-
-        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                #read
-            }
-        }
-
-        impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
-                ::concord_runtime::serde::Serialize::serialize(&self.0, serializer)
-            }
-        }
-    }
-}
-
-/// A string enum: read from one of its strings only (serde's derive would
-/// also read a unit variant from a one-key map).
-fn enumeration(name: &Ident, doc: TokenStream, values: &[EnumValue]) -> TokenStream {
-    let variants: Vec<Ident> = values.iter().map(|value| Ident::new(&ident::type_name(&value.word), Span::call_site())).collect();
-    let json: Vec<&str> = values.iter().map(|value| value.value.as_str()).collect();
-    let variant_docs = json.iter().map(|value| docs(&Some(format!("`{}`", value.replace('`', "\\`")))));
-    quote! {
-        #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum #name { #(#variant_docs #variants,)* }
-
-        impl ::concord_runtime::bind::Enumeration for #name {
-            const VALUES: &'static [&'static str] = &[#(#json),*];
-            const VARIANTS: &'static [Self] = &[#(Self::#variants),*];
-            fn index(self) -> usize {
-                self as usize
-            }
-        }
-
-        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                ::concord_runtime::bind::read_enum(deserializer)
-            }
-        }
-
-        impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
-                ::concord_runtime::bind::write_enum(*self, serializer)
-            }
-        }
-    }
-}
-
-/// An open enum (`"x-open-enum": true`): the known strings as variants, and
-/// a catch-all that keeps any other string; read from a string only.
-fn open_enumeration(name: &Ident, doc: TokenStream, open: &OpenEnum) -> TokenStream {
-    let variants: Vec<Ident> = open.values.iter().map(|value| Ident::new(&ident::type_name(&value.word), Span::call_site())).collect();
-    let json: Vec<&str> = open.values.iter().map(|value| value.value.as_str()).collect();
-    let variant_docs = json.iter().map(|value| docs(&Some(format!("`{}`", value.replace('`', "\\`")))));
-    let catch_all = Ident::new(&ident::type_name(&open.catch_all), Span::call_site());
-    quote! {
-        #doc
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum #name {
-            #(#variant_docs #variants,)*
-            /// Any other string, kept as read and written back unchanged.
-            #catch_all(String),
-        }
-
-        impl ::concord_runtime::bind::OpenEnumeration for #name {
-            const VALUES: &'static [&'static str] = &[#(#json),*];
-            const KNOWN: &'static [Self] = &[#(Self::#variants),*];
-            fn unrecognized(value: String) -> Self {
-                Self::#catch_all(value)
-            }
-            fn as_str(&self) -> &str {
-                match self {
-                    #(Self::#variants => #json,)*
-                    Self::#catch_all(value) => value,
-                }
-            }
-        }
-
-        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                ::concord_runtime::bind::read_open_enum(deserializer)
-            }
-        }
-
-        impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
-                ::concord_runtime::bind::write_open_enum(self, serializer)
-            }
-        }
-    }
-}
-
-/// A typed id (`"x-typed-id": prefix`): a string newtype that holds only
-/// `<prefix>_<lowercase UUIDv7>`, read from such a string only.
-fn typed_id(name: &Ident, doc: TokenStream, prefix: &str) -> TokenStream {
-    let new_doc = format!(" `value` as an id, if it is `{prefix}_` followed by a lowercase UUIDv7.");
-    quote! {
-        #doc
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct #name(String);
-
-        impl #name {
-            /// The ids' prefix, before `_` and the UUID (`x-typed-id`).
-            pub const PREFIX: &'static str = #prefix;
-
-            #[doc = #new_doc]
-            pub fn new(value: impl Into<String>) -> Result<Self, ::concord_runtime::bind::Failure> {
-                ::concord_runtime::bind::typed_id(value.into(), Self::PREFIX).map(Self)
-            }
-
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                ::concord_runtime::bind::read_typed_id(deserializer, Self::PREFIX).map(Self)
-            }
-        }
-
-        impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
-                serializer.serialize_str(&self.0)
-            }
-        }
-    }
-}
-
-/// An object type with its own `Deserialize` (from a JSON object only, each
-/// unknown key handled where it stands by the type's policy) and `Serialize`
-/// (declared properties in schema order, then kept unknown keys).
-fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Components, doc: &TokenStream, placed: &attributes::Placed) -> TokenStream {
-    let name = type_ident(model, id);
-    let idents: Vec<Ident> = body.fields.iter().map(|field| field_ident(&field.word)).collect();
-    let fields = body.fields.iter().zip(&idents).map(|(field, ident)| {
+    let fields = body.fields.iter().map(|field| {
         let doc = docs(&field.doc);
         let attrs = placed.on_field(id, &field.json_name);
-        let doc = quote! { #doc #attrs };
+        let ident = field_ident(&field.word);
         let ty = rust_type(model, &field.shape, Some(id), boxed);
-        let ty = if field.presence.is_required() {
-            ty
-        } else {
-            quote! { Option<#ty> }
+        let ty = match field.presence {
+            Presence::Required => ty,
+            Presence::Optional | Presence::OptionalNullable => quote! { Option<#ty> },
         };
-        quote! { #doc pub #ident: #ty, }
+        quote! { #doc #attrs pub #ident: #ty, }
     });
-    let catch_all = format_ident!("{}", ident::catch_all(idents.iter().map(|i| i.to_string()).collect::<Vec<_>>().iter().map(|s| s.trim_start_matches("r#"))));
-    let (extra_field, extra_slot, unknown, extra_write) = match &body.unknown_keys {
-        UnknownKeys::Drop => (quote! {}, quote! { let mut __dropped = Vec::new(); }, quote! { bind::skip(&mut __map, &mut __dropped, __key)? }, quote! {}),
-        UnknownKeys::Refuse => {
-            let declared = body.fields.iter().map(|field| field.json_name.as_str());
-            (quote! {}, quote! {}, quote! { bind::refuse(&mut __map, __key, &[#(#declared),*])? }, quote! {})
-        }
-        UnknownKeys::Keep | UnknownKeys::Typed(_) => {
-            let declared = body.fields.iter().map(|field| field.json_name.as_str());
-            let (value, doc) = match &body.unknown_keys {
-                UnknownKeys::Typed(shape) => {
-                    (rust_type(model, shape, Some(id), boxed), "Entries beyond the declared properties (`additionalProperties`), in the order read.")
-                }
-                _ => (quote! { ::concord_runtime::Value }, "Keys this type does not declare, kept in the order read and written back after the declared ones."),
-            };
-            let doc = format!(" {doc}");
-            (
-                quote! { #[doc = #doc] pub #catch_all: ::concord_runtime::IndexMap<String, #value>, },
-                quote! { let mut #catch_all = ::concord_runtime::IndexMap::new(); },
-                match &body.unknown_keys {
-                    UnknownKeys::Typed(shape) => match check_fn(model, shape, &value) {
-                        Some(check) => quote! { bind::keep_checked(&mut __map, &mut #catch_all, __key, #check)? },
-                        None => quote! { bind::keep(&mut __map, &mut #catch_all, __key)? },
-                    },
-                    _ => quote! { bind::keep(&mut __map, &mut #catch_all, __key)? },
-                },
-                quote! { bind::entries(&mut __map, &self.#catch_all, &[#(#declared),*])?; },
-            )
-        }
-    };
-    let arms = body.fields.iter().zip(&idents).map(|(field, ident)| {
-        let json = &field.json_name;
-        let ty = rust_type(model, &field.shape, Some(id), boxed);
-        match check_fn(model, &field.shape, &ty) {
-            Some(check) => quote! { #json => bind::field_checked(&mut __map, &mut #ident, #json, #check)?, },
-            None => quote! { #json => bind::field(&mut __map, &mut #ident, #json)?, },
-        }
+    let extra_field = catch_all(body).map(|catch_all| {
+        let (value, doc) = match &body.unknown_keys {
+            UnknownKeys::Typed(shape) => {
+                (rust_type(model, shape, Some(id), boxed), "Entries beyond the declared properties (`additionalProperties`), in the order read.")
+            }
+            _ => (quote! { ::concord_runtime::Value }, "Keys this type does not declare, kept in the order read and written back after the declared ones."),
+        };
+        let doc = format!(" {doc}");
+        quote! { #[doc = #doc] pub #catch_all: ::concord_runtime::IndexMap<String, #value>, }
     });
-    let (count, counted, object_checks) = match &body.property_count {
-        None => (quote! {}, quote! {}, quote! {}),
-        Some(bounds) => {
-            let (min, max) = (optional_count(&bounds.min), optional_count(&bounds.max));
-            let call = quote! { bind::check_object(::concord_runtime::checks::properties(__count, #min, #max))?; };
-            (quote! { let mut __count = 0usize; }, quote! { __count += 1; }, call)
-        }
-    };
-    let dispatch = if body.fields.is_empty() {
-        quote! { #unknown; }
-    } else {
-        quote! { match __key.as_str() { #(#arms)* _ => #unknown, } }
-    };
-    let values = body.fields.iter().zip(&idents).map(|(field, ident)| {
-        if field.presence.is_required() {
-            let json = &field.json_name;
-            quote! { #ident: bind::required(#ident, #json)?, }
-        } else {
-            quote! { #ident, }
-        }
-    });
-    let extra_value = match &body.unknown_keys {
-        UnknownKeys::Keep | UnknownKeys::Typed(_) => quote! { #catch_all, },
-        _ => quote! {},
-    };
-    let writes = body.fields.iter().zip(&idents).map(|(field, ident)| {
-        let json = &field.json_name;
-        if field.presence.is_required() {
-            quote! { bind::entry(&mut __map, #json, &self.#ident)?; }
-        } else {
-            quote! { bind::optional(&mut __map, #json, &self.#ident)?; }
-        }
-    });
-    // An object with nothing to write: no `bind`, no `mut` (each would warn where the bindings are included).
-    let write = if body.fields.is_empty() && matches!(body.unknown_keys, UnknownKeys::Drop | UnknownKeys::Refuse) {
+    let versions = body.version.as_ref().map(|version| {
+        let (all, current) = crate::naming::version_constants(&def.name);
+        let (all, current) = (format_ident!("{all}"), format_ident!("{current}"));
+        let supported = version.supported.iter().map(|v| Literal::i64_unsuffixed(*v));
+        let latest = Literal::i64_unsuffixed(version.current());
+        let all_doc = format!(" The versions of `{}` this binding reads (`{}`); any other is refused as `unsupported-version`.", def.name, version.field);
+        let current_doc = format!(" The current version of `{}`: the largest supported, for new envelopes.", def.name);
         quote! {
-            let __map = serializer.serialize_map(None)?;
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
+            #[doc = #all_doc]
+            pub const #all: &[i64] = &[#(#supported),*];
+            #[doc = #current_doc]
+            pub const #current: i64 = #latest;
         }
-    } else {
-        quote! {
-            use ::concord_runtime::bind;
-            let mut __map = serializer.serialize_map(None)?;
-            #(#writes)*
-            #extra_write
-            ::concord_runtime::serde::ser::SerializeMap::end(__map)
-        }
-    };
-    let expecting = format!("an object ({})", def.name);
-    let record = record(def, &name);
-    // A versioned envelope: its versions as constants, and its version read first.
-    let (versions, read) = match &body.version {
-        None => (quote! {}, quote! { ::concord_runtime::bind::read_object(deserializer) }),
-        Some(version) => {
-            let (all, current) = crate::naming::version_constants(&def.name);
-            let (all, current) = (format_ident!("{all}"), format_ident!("{current}"));
-            let (supported, latest, field, type_name) = (
-                version.supported.iter().map(|v| proc_macro2::Literal::i64_unsuffixed(*v)),
-                proc_macro2::Literal::i64_unsuffixed(version.current()),
-                &version.field,
-                &def.name,
-            );
-            // The version property is required and an integer (the reader refuses it otherwise).
-            let holder =
-                body.fields.iter().find(|f| f.json_name == version.field).map(|f| field_ident(&f.word)).expect("the version property is a declared field");
-            let all_doc = format!(" The versions of `{type_name}` this binding reads (`{field}`); any other is refused as `unsupported-version`.");
-            let current_doc = format!(" The current version of `{type_name}`: the largest supported, for new envelopes.");
-            (
-                quote! {
-                    #[doc = #all_doc]
-                    pub const #all: &[i64] = &[#(#supported),*];
-                    #[doc = #current_doc]
-                    pub const #current: i64 = #latest;
-                },
-                quote! { ::concord_runtime::bind::read_versioned(deserializer, #field, #all, #type_name, |record: &Self| record.#holder) },
-            )
-        }
-    };
+    });
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
@@ -618,41 +338,156 @@ fn structure(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, boxed: &Co
         }
 
         #versions
-
-        #record
-
-        impl<'de> ::concord_runtime::bind::Object<'de> for #name {
-            const EXPECTING: &'static str = #expecting;
-            fn read<__A: ::concord_runtime::serde::de::MapAccess<'de>>(mut __map: __A) -> Result<Self, __A::Error> {
-                use ::concord_runtime::bind;
-                #(let mut #idents = None;)*
-                #extra_slot
-                #count
-                while let Some(__key) = __map.next_key::<bind::Key<'de>>()? {
-                    #counted
-                    #dispatch
-                }
-                #object_checks
-                Ok(Self { #(#values)* #extra_value })
-            }
-        }
-
-        impl<'de> ::concord_runtime::serde::Deserialize<'de> for #name {
-            fn deserialize<__D: ::concord_runtime::serde::Deserializer<'de>>(deserializer: __D) -> Result<Self, __D::Error> {
-                #read
-            }
-        }
-
-        impl ::concord_runtime::serde::Serialize for #name {
-            fn serialize<__S: ::concord_runtime::serde::Serializer>(&self, serializer: __S) -> Result<__S::Ok, __S::Error> {
-                #write
-            }
-        }
     }
 }
 
-/// The Rust type of a shape. `owner` is the struct holding it: a named type
-/// that contains the owner again without a `Vec` or map between is boxed.
+/// The field that holds an object's kept unknown keys, if its policy keeps them.
+fn catch_all(body: &Struct) -> Option<Ident> {
+    match body.unknown_keys {
+        UnknownKeys::Keep | UnknownKeys::Typed(_) => {
+            let names: Vec<String> = body.fields.iter().map(|field| ident::field(&field.word)).collect();
+            Some(format_ident!("{}", ident::catch_all(names.iter().map(|name| name.trim_start_matches("r#")))))
+        }
+        UnknownKeys::Drop | UnknownKeys::Refuse => None,
+    }
+}
+
+/// How a type reads and writes JSON: a line of `concord_runtime::record!`
+/// for a record type, the macro of its kind, and the checks its values'
+/// assertions make, as private functions of the type. Empty for an alias.
+fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
+    let def = model.get(id);
+    let name = type_ident(model, id);
+    let mut checks = Vec::new();
+    let mut check = |word: String, shape: &Shape, ty: TokenStream| -> String {
+        match check_fn(model, shape) {
+            None => String::new(),
+            Some(body) => {
+                // A root newtype's own check is `check`; a field's, `check_<field>`.
+                let function = if word.is_empty() { format_ident!("check") } else { format_ident!("check_{}", word) };
+                checks.push(quote! {
+                    fn #function(__value: &#ty) -> Result<(), ::concord_runtime::bind::Failure> { #body }
+                });
+                format!(" (Self::{function})")
+            }
+        }
+    };
+    let kind = match &def.kind {
+        TypeKind::Struct(body) => {
+            let fields: Vec<String> = body
+                .fields
+                .iter()
+                .map(|field| {
+                    let presence = if field.presence.is_required() { "required" } else { "optional" };
+                    let checked = check(field.word.clone(), &field.shape, rust_type(model, &field.shape, Some(id), boxed));
+                    format!("        {}: {} {presence}{checked},\n", field_ident(&field.word), Literal::string(&field.json_name))
+                })
+                .collect();
+            let unknown = match (&body.unknown_keys, catch_all(body)) {
+                (UnknownKeys::Drop, _) => "drop".to_owned(),
+                (UnknownKeys::Refuse, _) => "refuse".to_owned(),
+                (UnknownKeys::Typed(shape), Some(catch_all)) => {
+                    let checked = check(catch_all.to_string(), shape, rust_type(model, shape, Some(id), boxed));
+                    format!("keep {catch_all}{checked}")
+                }
+                (_, catch_all) => format!("keep {}", catch_all.expect("a policy that keeps has a catch-all")),
+            };
+            let mut text = format!("::concord_runtime::object! {{\n    {name} {};\n    fields {{\n", Literal::string(&def.name));
+            text.push_str(&fields.concat());
+            text.push_str(&format!("    }}\n    unknown {unknown};\n"));
+            if let Some(count) = &body.property_count {
+                text.push_str(&format!("    count {}, {};\n", count_text(&count.min), count_text(&count.max)));
+            }
+            if let Some(version) = &body.version {
+                let (all, _) = crate::naming::version_constants(&def.name);
+                let holder =
+                    body.fields.iter().find(|f| f.json_name == version.field).map(|f| field_ident(&f.word)).expect("the version property is a declared field");
+                text.push_str(&format!("    version {} in {all}, holder {holder};\n", Literal::string(&version.field)));
+            }
+            text.push_str("}\n");
+            text
+        }
+        TypeKind::Enum(values) => {
+            let variants: Vec<String> = values.iter().map(|value| format!("{} = {}", variant_ident(&value.word), Literal::string(&value.value))).collect();
+            macro_call("enumeration", &format!("{name} {{"), &variants, "})")
+        }
+        TypeKind::OpenEnum(open) => {
+            let variants: Vec<String> = open.values.iter().map(|value| format!("{} = {}", variant_ident(&value.word), Literal::string(&value.value))).collect();
+            macro_call("open_enumeration", &format!("{name} {{"), &variants, &format!("}} else {})", variant_ident(&open.catch_all)))
+        }
+        TypeKind::TypedId(prefix) => format!("::concord_runtime::typed_id!({name}, {});\n", Literal::string(prefix)),
+        TypeKind::Union(body) => {
+            let by = match &body.choice {
+                Choice::Tag(property) => format!("tag {}", Literal::string(property)),
+                Choice::JsonType => "json_type".to_owned(),
+            };
+            let branches: Vec<String> = body
+                .branches
+                .iter()
+                .enumerate()
+                .map(|(index, branch)| {
+                    let checked = check(crate::names::snake(&branch.word), &branch.shape, rust_type(model, &branch.shape, Some(id), boxed));
+                    format!("{index} {} = {}{checked}", variant_ident(&branch.word), Literal::string(&branch.key))
+                })
+                .collect();
+            macro_call("union", &format!("{name} by {by} {{"), &branches, "})")
+        }
+        TypeKind::Alias(shape) if def.is_root => {
+            let checked = check(String::new(), shape, rust_type(model, shape, Some(id), boxed));
+            format!("::concord_runtime::newtype!({name}{checked});\n")
+        }
+        TypeKind::Alias(_) => return String::new(),
+    };
+    let mut out = String::new();
+    if def.is_root || matches!(def.kind, TypeKind::Struct(_)) {
+        out.push_str(&record(model, def, &name));
+    }
+    out.push_str(&kind);
+    if !checks.is_empty() {
+        // `&String`, `&Vec<T>`: a check takes what the field holds (`fn(&T)`).
+        out.push('\n');
+        out.push_str(&format_items(quote! {
+            #[allow(clippy::ptr_arg)]
+            impl #name { #(#checks)* }
+        }));
+    }
+    out
+}
+
+/// A macro call on one line when it fits in 120 columns, else one entry a line.
+fn macro_call(name: &str, open: &str, entries: &[String], close: &str) -> String {
+    let line = format!("::concord_runtime::{name}!({open} {} {close};\n", entries.join(", "));
+    if line.len() <= 120 {
+        return line;
+    }
+    let mut out = format!("::concord_runtime::{name}!({open}\n");
+    for entry in entries {
+        out.push_str(&format!("    {entry},\n"));
+    }
+    out.push_str(&format!("{close};\n"));
+    out
+}
+
+/// The `Record` line: `Pinned` too for a type with a place of its own in its
+/// schema file, and the engine's check when read for one whose module holds
+/// keywords no type expresses.
+fn record(model: &Model, def: &TypeDef, name: &Ident) -> String {
+    let digest = if def.schema_digest == model.modules[def.module].digest { "DIGEST".to_owned() } else { Literal::string(&def.schema_digest).to_string() };
+    let pinning = match def.pinning {
+        Pinning::None => String::new(),
+        Pinning::Pinned => format!(", pinned {} in DOCUMENTS", Literal::string(&def.origin.pointer)),
+        Pinning::Asserted => format!(", asserted {} in DOCUMENTS", Literal::string(&def.origin.pointer)),
+    };
+    format!("::concord_runtime::record!({name}, {}, {digest}{pinning});\n", Literal::string(&def.name))
+}
+
+fn count_text(bound: &Option<u64>) -> String {
+    match bound {
+        Some(bound) => format!("Some({bound})"),
+        None => "None".to_owned(),
+    }
+}
+
 fn rust_type(model: &Model, shape: &Shape, owner: Option<TypeId>, boxed: &Components) -> TokenStream {
     match shape {
         Shape::Any => quote! { ::concord_runtime::Value },
@@ -768,11 +603,11 @@ fn container_checks(model: &Model, shape: &Shape, value: &TokenStream, depth: us
     match shape {
         Shape::Array(item) => {
             let body = checks(model, item, &quote! { #inner }, depth + 1)?;
-            Some(quote! { bind::each(#value, |#inner| { #body Ok(()) })?; })
+            Some(quote! { ::concord_runtime::bind::each(#value, |#inner| { #body Ok(()) })?; })
         }
         Shape::Map(item) => {
             let body = checks(model, item, &quote! { #inner }, depth + 1)?;
-            Some(quote! { bind::each_value(#value, |#inner| { #body Ok(()) })?; })
+            Some(quote! { ::concord_runtime::bind::each_value(#value, |#inner| { #body Ok(()) })?; })
         }
         Shape::Nullable(item) => {
             let body = checks(model, item, &quote! { #inner }, depth + 1)?;
@@ -785,7 +620,7 @@ fn container_checks(model: &Model, shape: &Shape, value: &TokenStream, depth: us
                 .filter_map(|(position, item)| {
                     let body = checks(model, item, &quote! { #inner }, depth + 1)?;
                     let index = proc_macro2::Literal::usize_unsuffixed(position);
-                    Some(quote! { bind::element(#position, (|| -> Result<(), bind::Failure> { let #inner = &#value.#index; #body Ok(()) })())?; })
+                    Some(quote! { ::concord_runtime::bind::element(#position, (|| -> Result<(), ::concord_runtime::bind::Failure> { let #inner = &#value.#index; #body Ok(()) })())?; })
                 })
                 .collect();
             (!parts.is_empty()).then(|| quote! { #(#parts)* })
@@ -854,9 +689,9 @@ fn check_call(check: &Check, value: &TokenStream) -> TokenStream {
     }
 }
 
-/// A check function for a value of `shape`, as `bind::field_checked` takes
-/// it, or `None` when the shape asserts nothing.
-fn check_fn(model: &Model, shape: &Shape, ty: &TokenStream) -> Option<TokenStream> {
+/// The body of a check function for a value of `shape` (`fn(&T)`, as
+/// `bind::field_checked` takes it), or `None` when the shape asserts nothing.
+fn check_fn(model: &Model, shape: &Shape) -> Option<TokenStream> {
     let body = checks(model, shape, &quote! { __value }, 0)?;
-    Some(quote! { |__value: &#ty| -> Result<(), bind::Failure> { #body Ok(()) } })
+    Some(quote! { #body Ok(()) })
 }
