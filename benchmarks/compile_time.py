@@ -84,8 +84,8 @@ def write_crate(folder: Path, name: str, dependencies: list[str], files: dict[st
 def concord_crate(registry: Path, folder: Path) -> tuple[str, float]:
     """Generates concord's Rust for the registry into a scratch crate; returns its name and the generation time."""
     out = folder / "generated"
-    run(["cargo", "build", "--quiet", "--release", "-p", "concord-codegen"])
-    command = ["cargo", "run", "--quiet", "--release", "-p", "concord-codegen", "--"]
+    run(["cargo", "build", "--quiet", "--release", "-p", "concord-cli"])
+    command = ["cargo", "run", "--quiet", "--release", "-p", "concord-cli", "--"]
     start = time.perf_counter()
     run([*command, "generate", "--registry", str(registry), "--out", str(out)])
     seconds = time.perf_counter() - start

@@ -66,7 +66,7 @@ def run(command: list[str], accept: tuple[int, ...] = (0,)) -> subprocess.Comple
 
 
 def concord_binary() -> Path:
-    run(["cargo", "build", "--quiet", "--release", "-p", "concord-codegen"])
+    run(["cargo", "build", "--quiet", "--release", "-p", "concord-cli"])
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     return (target if target.is_absolute() else ROOT / target) / "release" / "concord"
 

@@ -217,7 +217,7 @@ def import_seconds(module: str, path: list[Path]) -> float:
 
 
 def concord_binary() -> Path:
-    subprocess.run(["cargo", "build", "--quiet", "-p", "concord-codegen", "--release"], check=True, cwd=ROOT)
+    subprocess.run(["cargo", "build", "--quiet", "-p", "concord-cli", "--release"], check=True, cwd=ROOT)
     return ROOT / "target" / "release" / "concord"
 
 
