@@ -18,6 +18,8 @@ pub mod lower;
 mod object;
 mod reference;
 mod scalar;
+mod scan;
+mod uri;
 
 use crate::error::{pointer_push, Errors};
 use crate::model::{EnumValue, Model, Module, Origin, Pinning, Shape, Struct, TypeDef, TypeId, TypeKind};
@@ -43,6 +45,9 @@ const OLDER_DIALECTS: &[&str] = &[
 ];
 pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 pub use reference::percent_decode;
+use scan::Scan;
+use uri::{base_uri, id_problem};
+pub use uri::{document_base, resolve_uri};
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
@@ -707,73 +712,6 @@ fn reading_order(model: &Model) -> Vec<usize> {
         .collect()
 }
 
-/// A document's base URI: the `uri` the index gives it, else its `$id`
-/// (resolved against its path in the registry, without a fragment), else
-/// its path in the registry below [`concord_runtime::pinned::BASE`].
-/// (The engine knows it by its `$id` too.)
-fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
-    document_base(&schema.path, schema.uri.as_deref(), document)
-}
-
-/// The base URI of the document at `path` in a registry (with the entry's
-/// `uri`, if any): the URI `$ref`s in it resolve against, and by which
-/// other documents name it.
-pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>) -> String {
-    let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
-    let path = format!("{}{}", concord_runtime::pinned::BASE, path);
-    match (uri, id) {
-        (Some(uri), _) => uri.to_owned(),
-        // A relative `$id` (or a fragment only) resolves against where the document is.
-        (None, Some(id)) => resolve_uri(&path, &id),
-        (None, None) => path,
-    }
-}
-
-/// What is wrong with a document's `$id`, if anything: it must be a URI
-/// reference (RFC 3986: ASCII, no spaces, `%` only before two hex digits)
-/// without a fragment (Draft 2020-12 allows an empty one).
-fn id_problem(id: &str) -> Option<String> {
-    if let Some(character) = crate::registry::outside_uri(id) {
-        return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {character:?} in one)"));
-    }
-    match id.split_once('#') {
-        Some((_, fragment)) if !fragment.is_empty() => Some(format!("{id:?} has a fragment, which Draft 2020-12 does not allow in `$id` (use `$anchor`)")),
-        _ if id.matches('#').count() > 1 => Some(format!("{id:?} is not a URI reference (more than one `#`)")),
-        _ => None,
-    }
-}
-
-/// `reference` resolved against `base` (RFC 3986, enough of it for schema
-/// references: absolute, host-relative, path-relative with `.` and `..`),
-/// without its fragment.
-pub fn resolve_uri(base: &str, reference: &str) -> String {
-    let reference = reference.split('#').next().unwrap_or_default();
-    let has_scheme = reference.split('/').next().is_some_and(|head| head.contains(':'));
-    if has_scheme {
-        return reference.to_owned();
-    }
-    if reference.is_empty() {
-        return base.to_owned();
-    }
-    let authority_end = base.find("://").map_or(0, |at| base[at + 3..].find('/').map_or(base.len(), |slash| at + 3 + slash));
-    let (origin, path) = base.split_at(authority_end);
-    let joined =
-        if reference.starts_with('/') { reference.to_owned() } else { format!("{}{reference}", &path[..path.rfind('/').map_or(0, |slash| slash + 1)]) };
-    let mut segments: Vec<&str> = Vec::new();
-    for segment in joined.split('/') {
-        match segment {
-            "." => {}
-            ".." => {
-                if segments.len() > 1 {
-                    segments.pop();
-                }
-            }
-            segment => segments.push(segment),
-        }
-    }
-    format!("{origin}{}", segments.join("/"))
-}
-
 /// `title` and `description` of a schema, as documentation.
 fn doc_text(schema: &Value) -> Option<String> {
     let text = |key| schema.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
@@ -789,51 +727,4 @@ fn plain_reference(root: &Map<String, Value>) -> Option<String> {
     let target = root.get("$ref")?.as_str()?.strip_prefix('#')?;
     let plain = root.keys().all(|k| matches!(k.as_str(), "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
     (plain && target.starts_with('/')).then(|| target.replace("%25", "%"))
-}
-
-/// What a document names and refers to, found in one walk.
-#[derive(Default)]
-struct Scan {
-    /// `$anchor` names and the locations they stand at.
-    anchors: HashMap<String, String>,
-    /// Every `$id`, the root's and embedded resources'.
-    ids: Vec<String>,
-    /// Every `$ref` target.
-    refs: Vec<String>,
-}
-
-impl Scan {
-    fn of(document: &Value) -> Scan {
-        let mut scan = Scan::default();
-        scan.walk(document, "");
-        scan
-    }
-
-    fn walk(&mut self, schema: &Value, pointer: &str) {
-        match schema {
-            Value::Object(object) => {
-                if let Some(Value::String(target)) = object.get("$ref") {
-                    self.refs.push(target.clone());
-                }
-                if let Some(Value::String(anchor)) = object.get("$anchor") {
-                    self.anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
-                }
-                if let Some(Value::String(id)) = object.get("$id") {
-                    self.ids.push(id.clone());
-                }
-                for (key, value) in object {
-                    // Values of these keywords are data, not schemas.
-                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                        self.walk(value, &pointer_push(pointer, key));
-                    }
-                }
-            }
-            Value::Array(items) => {
-                for (index, item) in items.iter().enumerate() {
-                    self.walk(item, &format!("{pointer}/{index}"));
-                }
-            }
-            _ => {}
-        }
-    }
 }

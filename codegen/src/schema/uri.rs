@@ -1,0 +1,72 @@
+//! URIs, as far as schema references need them: a document's base URI
+//! and `$id`, and RFC 3986 resolution of a reference against a base.
+
+use crate::registry::SchemaFile;
+use serde_json::Value;
+
+/// A document's base URI: the `uri` the index gives it, else its `$id`
+/// (resolved against its path in the registry, without a fragment), else
+/// its path in the registry below [`concord_runtime::pinned::BASE`].
+/// (The engine knows it by its `$id` too.)
+pub(super) fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
+    document_base(&schema.path, schema.uri.as_deref(), document)
+}
+
+/// The base URI of the document at `path` in a registry (with the entry's
+/// `uri`, if any): the URI `$ref`s in it resolve against, and by which
+/// other documents name it.
+pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>) -> String {
+    let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
+    let path = format!("{}{}", concord_runtime::pinned::BASE, path);
+    match (uri, id) {
+        (Some(uri), _) => uri.to_owned(),
+        // A relative `$id` (or a fragment only) resolves against where the document is.
+        (None, Some(id)) => resolve_uri(&path, &id),
+        (None, None) => path,
+    }
+}
+
+/// What is wrong with a document's `$id`, if anything: it must be a URI
+/// reference (RFC 3986: ASCII, no spaces, `%` only before two hex digits)
+/// without a fragment (Draft 2020-12 allows an empty one).
+pub(super) fn id_problem(id: &str) -> Option<String> {
+    if let Some(character) = crate::registry::outside_uri(id) {
+        return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {character:?} in one)"));
+    }
+    match id.split_once('#') {
+        Some((_, fragment)) if !fragment.is_empty() => Some(format!("{id:?} has a fragment, which Draft 2020-12 does not allow in `$id` (use `$anchor`)")),
+        _ if id.matches('#').count() > 1 => Some(format!("{id:?} is not a URI reference (more than one `#`)")),
+        _ => None,
+    }
+}
+
+/// `reference` resolved against `base` (RFC 3986, enough of it for schema
+/// references: absolute, host-relative, path-relative with `.` and `..`),
+/// without its fragment.
+pub fn resolve_uri(base: &str, reference: &str) -> String {
+    let reference = reference.split('#').next().unwrap_or_default();
+    let has_scheme = reference.split('/').next().is_some_and(|head| head.contains(':'));
+    if has_scheme {
+        return reference.to_owned();
+    }
+    if reference.is_empty() {
+        return base.to_owned();
+    }
+    let authority_end = base.find("://").map_or(0, |at| base[at + 3..].find('/').map_or(base.len(), |slash| at + 3 + slash));
+    let (origin, path) = base.split_at(authority_end);
+    let joined =
+        if reference.starts_with('/') { reference.to_owned() } else { format!("{}{reference}", &path[..path.rfind('/').map_or(0, |slash| slash + 1)]) };
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in joined.split('/') {
+        match segment {
+            "." => {}
+            ".." => {
+                if segments.len() > 1 {
+                    segments.pop();
+                }
+            }
+            segment => segments.push(segment),
+        }
+    }
+    format!("{origin}{}", segments.join("/"))
+}
