@@ -169,7 +169,7 @@ fn long_registry(scratch: &Path) -> PathBuf {
     let constrained = json!({"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z][a-z0-9_-]*[a-z0-9]$"});
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "A record whose \"description\" runs on and on, with quotes ' and \" and a backslash \\ in it, well past the width of any line that ruff would accept in a docstring.",
+        "description": "A record whose \"description\" runs on and on, with quotes ' and \" and a backslash \\ in it, well past the width of any line that ruff would accept in a docstring. See https://example.invalid/a/long/address/that/runs/on/and/on/past/the/end/of/any/line/of/source/code/even/a/wide/one.html for more.",
         "type": "object",
         "minProperties": 1,
         "maxProperties": 9_007_199_254_740_991u64,
@@ -183,6 +183,10 @@ fn long_registry(scratch: &Path) -> PathBuf {
             "quoted_enum": {"enum": ["it's", "\"quoted\"", "plain"]},
             "map_of_constrained_lists": {"type": "object", "additionalProperties": {"type": "array", "items": constrained, "minItems": 2}, "maxProperties": 4},
             "tree": {"$ref": "#/$defs/TreeNodeWithAnUnusuallyLongNameForARecursiveTypeSoThatItsClassHeadDoesNotFitOnOneLineOfCode"},
+            // Strings no line holds: an alias, a pattern, a tag.
+            "a-json-name-that-is-no-identifier-so-that-its-alias-string-alone-overflows-the-line-it-is-written-on": {"type": "string", "pattern": "^(?:[a-z][a-z0-9_-]*[a-z0-9]|[A-Z][A-Z0-9_-]*[A-Z0-9]|[0-9]+(?:\\.[0-9]+)*|x{1,3}y{2,4}z{3,5}w{4,6}v{5,7}u{6,8})$"},
+            "tagged": {"oneOf": [{"$ref": "#/$defs/FirstBranch"}, {"$ref": "#/$defs/SecondBranch"}]},
+            "envelope": {"$ref": "#/$defs/VersionedEnvelopeWithANameLongEnoughThatItsConstantsOverflowTheirLines"},
         },
         "additionalProperties": {"type": "array", "items": constrained, "maxItems": 3, "uniqueItems": true},
         "required": [long],
@@ -197,6 +201,14 @@ fn long_registry(scratch: &Path) -> PathBuf {
                 "additionalProperties": false,
             },
             "LongWordsOfAnEnumerationWhoseNameAloneTakesMostOfTheLine": {"enum": words("word")},
+            "FirstBranch": {"type": "object", "properties": {"kind": {"const": "a_tag_whose_value_is_long_enough_that_neither_its_tag_nor_its_literal_fits_on_one_line_of_code"}}, "required": ["kind"]},
+            "SecondBranch": {"type": "object", "properties": {"kind": {"const": "second"}}, "required": ["kind"]},
+            "VersionedEnvelopeWithANameLongEnoughThatItsConstantsOverflowTheirLines": {
+                "type": "object",
+                "x-version-field": "version_of_the_envelope_under_a_long_name",
+                "properties": {"version_of_the_envelope_under_a_long_name": {"type": "integer", "enum": (1..=40).collect::<Vec<_>>()}},
+                "required": ["version_of_the_envelope_under_a_long_name"],
+            },
         },
     });
     let registry = scratch.join("long-registry");
@@ -248,4 +260,84 @@ fn generated_python_is_ruff_formatted_and_clean_under_ruff_and_mypy() {
         }
     }
     assert!(failures.is_empty(), "{failures}");
+}
+
+/// Every line of every generated Python file fits ruff's limit (`line-length`
+/// in `pyproject.toml`), whether or not ruff would excuse it: the pinned texts
+/// a line of their file at a time, strings too long for a line in parts, a
+/// word too long for a docstring line continued on the next. Only a name
+/// leaves a line longer: a field's, with the head of its annotation, which
+/// `ruff format` keeps on its line (it takes parentheses put there away).
+#[test]
+fn every_generated_python_line_fits_the_line_limit() {
+    const LIMIT: usize = 120;
+    let config = std::fs::read_to_string(workspace().join("pyproject.toml")).unwrap();
+    assert!(config.contains(&format!("\nline-length = {LIMIT}\n")), "the limit is pyproject.toml's");
+    let scratch = tempfile::tempdir().unwrap();
+    let long = long_registry(scratch.path());
+    let mut registries: Vec<PathBuf> =
+        ["registry", "tests/constructs/registry", "tests/quirks/registry", "tests/validation/registry"].iter().map(|path| workspace().join(path)).collect();
+    registries.push(long);
+    let mut checked = 0;
+    for registry in &registries {
+        for file in
+            concord_codegen::Config::new().registry(registry).generate().unwrap().iter().filter(|file| file.path.extension().is_some_and(|ext| ext == "py"))
+        {
+            for (number, line) in file.contents.lines().enumerate() {
+                checked += 1;
+                if line.chars().count() <= LIMIT {
+                    continue;
+                }
+                let is_name = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+                let head = line.strip_suffix("  # noqa: E501").and_then(|code| code.trim_start().split_once(": "));
+                let excused = head.is_some_and(|(name, annotation)| is_name(name) && annotation.strip_suffix('[').is_some_and(is_name));
+                assert!(excused, "{}:{}: {} columns: {line}", file.path.display(), number + 1, line.chars().count());
+            }
+        }
+    }
+    assert!(checked > 3_000, "{checked} lines");
+}
+
+/// The parts of a pinned text, and of every string split over lines, are the
+/// text exactly (each file is still verified against its digest on import).
+#[test]
+fn split_strings_and_continued_docstrings_read_back_exactly() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = long_registry(scratch.path());
+    let out = scratch.path().join("generated");
+    let generate = concord(&["generate", "--registry", registry.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(generate.status.success(), "{}", text(&generate));
+    let code = format!(
+        "import json, pathlib, concord_registry as c\n\
+         from concord_registry import _schemas\n\
+         root = c.ARootRecordWithALongNameThatPushesEveryImportAndConstantPastTheLimit\n\
+         assert _schemas.PINNED_SCHEMAS[0].text == pathlib.Path({schema:?}).read_bytes().decode()\n\
+         assert 'See https://example.invalid/a/long/address/that/runs/on/and/on/past/the/end/of/any/line/of/source/code/even/a/wide/one.html for' in ' '.join(root.__doc__.split())\n\
+         field = root.model_fields['a_json_name_that_is_no_identifier_so_that_its_alias_string_alone_overflows_the_line_it_is_written_on']\n\
+         assert field.alias == 'a-json-name-that-is-no-identifier-so-that-its-alias-string-alone-overflows-the-line-it-is-written-on'\n\
+         record = root.from_json(json.dumps({{'{long}': [], 'tagged': {{'kind': 'a_tag_whose_value_is_long_enough_that_neither_its_tag_nor_its_literal_fits_on_one_line_of_code'}}}}))\n\
+         assert record.tagged.kind.startswith('a_tag_whose'), record\n",
+        schema = registry.join("root.schema.json").to_str().unwrap(),
+        long = "an_exceedingly_long_property_name_that_no_annotation_can_follow_on_the_same_line_of_a_class_body",
+    );
+    let output = run_python(&out, &code);
+    assert!(output.status.success(), "{}", text(&output));
+}
+
+/// A versioned envelope's constants stand before the class that reads them,
+/// and the module exports them; a union's tags are its branch keys as the
+/// schema writes them (the runtime tells a tag from a key by the schema).
+#[test]
+fn version_constants_come_first_and_union_tags_read_as_written() {
+    let files = concord_codegen::Config::new().registry(workspace().join("tests/constructs/registry")).generate().unwrap();
+    let python = |name: &str| &files.iter().find(|file| file.path.ends_with(name)).unwrap().contents;
+    let envelope = python("envelope.py");
+    let at = |text: &str| envelope.find(text).unwrap_or_else(|| panic!("{text}: {envelope}"));
+    assert!(at("SUPPORTED_EXTENSION_VERSIONS: tuple[int, ...] = (1, 2)") < at("EXTENSION_VERSION: int = 2"));
+    assert!(at("EXTENSION_VERSION: int = 2") < at("class Extension(concord_runtime.Model):"));
+    assert!(envelope.contains(r#"__all__ = ["EXTENSION_VERSION", "SUPPORTED_EXTENSION_VERSIONS", "Envelope", "Extension"]"#), "{envelope}");
+    let unions = python("unions.py");
+    assert!(unions.contains(r#"typing.Annotated[Started, pydantic.Tag("started")] | typing.Annotated[Stopped, pydantic.Tag("stopped")]"#), "{unions}");
+    assert!(unions.contains(r#"typing.Annotated[None, pydantic.Tag("null")]"#), "{unions}");
+    assert!(files.iter().all(|file| !file.contents.contains(r"\x01branch")));
 }

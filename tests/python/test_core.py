@@ -213,7 +213,7 @@ def oracle_from_json(model: type[Model], data: bytes) -> Model:
         return model.model_validate(value, by_alias=True, by_name=False)
     except pydantic.ValidationError as error:
         # Of several problems, the same one as from_json (the first in the input).
-        raise _model._record_error(error, data) from None
+        raise _model._record_error(error, data, model.__pydantic_core_schema__) from None
 
 
 def python_mode_wording(message: str) -> str:

@@ -97,7 +97,7 @@ rules! {
     UnionBranchRemoved = "union-branch-removed", Error, [Backward], "a union lost one";
     UnionTagChanged = "union-tag-changed", Error, [Backward, Forward], "a tagged union picks by another property, or changed how it picks";
     EnvelopeVersionAdded = "envelope-version-added", Error, [Forward],
-        "a version added to an `x-version-field` envelope: old readers refuse it as unsupported (ADR 0005's loud failure)";
+        "a version added to an `x-version-field` envelope: old readers refuse it as unsupported, loudly (docs/decisions/versioned-envelopes.md)";
     EnvelopeVersionRemoved = "envelope-version-removed", Error, [Backward], "a version dropped: its data is refused as unsupported";
     EnvelopeVersionFieldAdded = "envelope-version-field-changed", Error, [Backward],
         "`x-version-field` added: old data may hold a version outside the set";

@@ -7,17 +7,753 @@ PINNED_SCHEMAS: tuple[concord_runtime.PinnedDocument, ...] = (
     concord_runtime.PinnedDocument(
         uri="https://concord.invalid/registry/cls_artifact.schema.json",
         digest="sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942",
-        text='{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "$id": "https://concord.invalid/registry/cls_artifact.schema.json",\n  "title": "ClsArtifact",\n  "description": "A .cls.json artifact: the sole cross-language contract between the Python collectors and the Rust analyzers (ADR-027). Top-level growth point: unknown keys are captured and re-emitted after the declared fields.",\n  "$comment": "Growth points per ADR-027 are exactly ClsArtifact and Session; every other record uses the default policy (unknown keys accepted on read, dropped on write).",\n  "type": "object",\n  "x-growth-point": true,\n  "properties": {\n    "format_version": {\n      "type": "integer",\n      "description": "Version of the .cls.json layout written by the collector."\n    },\n    "session": {\n      "$ref": "#/$defs/Session",\n      "description": "Metadata about the machine and software stack the capture ran on."\n    },\n    "compile_config": {\n      "$ref": "#/$defs/CompileConfig",\n      "description": "The torch.compile configuration in effect for this capture."\n    },\n    "kernels": {\n      "type": "array",\n      "description": "One record per generated kernel, in launch order.",\n      "items": {\n        "$ref": "#/$defs/Kernel"\n      }\n    },\n    "extra": {\n      "type": "object",\n      "description": "Free-form collector annotations. A declared property that happens to be called `extra`; it is not the unknown-key catch-all."\n    },\n    "call_tree": {\n      "$ref": "#/$defs/CallNode",\n      "description": "Root of the module call tree, when the collector recorded one."\n    }\n  },\n  "required": [\n    "format_version",\n    "session",\n    "compile_config",\n    "kernels"\n  ],\n  "$defs": {\n    "Session": {\n      "title": "Session",\n      "description": "Session metadata. Growth point: the field set grows (ADR-027), so unknown keys are captured and re-emitted.",\n      "type": "object",\n      "x-growth-point": true,\n      "properties": {\n        "gpu_arch": {\n          "type": "string",\n          "description": "CUDA compute architecture, e.g. sm_90."\n        },\n        "driver_version": {\n          "type": "string",\n          "description": "NVIDIA driver version string."\n        },\n        "cuda_version": {\n          "type": "string",\n          "description": "CUDA runtime version string."\n        },\n        "nccl_version": {\n          "type": [\n            "string",\n            "null"\n          ],\n          "description": "NCCL version; null when NCCL was probed but not loaded, absent when not probed."\n        },\n        "cudnn_version": {\n          "type": [\n            "integer",\n            "null"\n          ],\n          "description": "torch.backends.cudnn.version(); always written, null when cuDNN is unavailable."\n        },\n        "hostname": {\n          "type": "string",\n          "description": "Host the capture ran on, when known."\n        },\n        "world_size": {\n          "type": "integer",\n          "description": "Number of ranks in the process group (1 when not distributed)."\n        }\n      },\n      "required": [\n        "gpu_arch",\n        "driver_version",\n        "cuda_version",\n        "cudnn_version",\n        "world_size"\n      ]\n    },\n    "CompileConfig": {\n      "title": "CompileConfig",\n      "description": "torch.compile settings. Default policy: unknown keys are accepted and dropped.",\n      "type": "object",\n      "properties": {\n        "backend": {\n          "type": "string",\n          "description": "Compiler backend name, e.g. inductor."\n        },\n        "mode": {\n          "type": "string",\n          "enum": [\n            "default",\n            "reduce-overhead",\n            "max-autotune",\n            "max-autotune-no-cudagraphs"\n          ],\n          "description": "torch.compile mode."\n        },\n        "fullgraph": {\n          "type": "boolean",\n          "description": "Whether graph breaks were forbidden."\n        },\n        "dynamic": {\n          "type": [\n            "boolean",\n            "null"\n          ],\n          "description": "Dynamic-shape setting; null means automatic. Always written."\n        },\n        "options": {\n          "type": "object",\n          "description": "Backend options passed through verbatim (free-form JSON object)."\n        }\n      },\n      "required": [\n        "backend",\n        "mode",\n        "fullgraph",\n        "dynamic"\n      ]\n    },\n    "Kernel": {\n      "title": "Kernel",\n      "description": "One generated kernel. Default policy: unknown keys are accepted and dropped.",\n      "type": "object",\n      "properties": {\n        "name": {\n          "type": "string",\n          "description": "Kernel symbol name."\n        },\n        "type": {\n          "type": "string",\n          "enum": [\n            "triton",\n            "cuda",\n            "cpp",\n            "extern"\n          ],\n          "description": "Kind of kernel. The property is literally named `type`."\n        },\n        "duration_ms": {\n          "type": "number",\n          "description": "Measured device time in milliseconds."\n        },\n        "launch": {\n          "$ref": "#/$defs/LaunchDims",\n          "description": "Launch geometry."\n        },\n        "occupancy": {\n          "type": [\n            "number",\n            "null"\n          ],\n          "description": "Achieved occupancy in [0, 1]; null when the profiler could not measure it."\n        },\n        "counters": {\n          "type": "object",\n          "description": "Named integer counters, kept in input order.",\n          "additionalProperties": {\n            "type": "integer"\n          }\n        },\n        "source_path": {\n          "type": "string",\n          "description": "Path of the generated source file, when kept."\n        }\n      },\n      "required": [\n        "name",\n        "type",\n        "duration_ms",\n        "launch"\n      ]\n    },\n    "LaunchDims": {\n      "title": "LaunchDims",\n      "description": "Grid and block dimensions of a kernel launch. Default policy.",\n      "type": "object",\n      "properties": {\n        "grid": {\n          "type": "array",\n          "description": "Grid dimensions (x, y, z).",\n          "items": {\n            "type": "integer"\n          }\n        },\n        "block": {\n          "type": "array",\n          "description": "Block dimensions (x, y, z).",\n          "items": {\n            "type": "integer"\n          }\n        },\n        "shared_mem_bytes": {\n          "type": "integer",\n          "description": "Dynamic shared memory per block, in bytes."\n        },\n        "num_warps": {\n          "type": "integer",\n          "description": "Warps per block (Triton kernels only)."\n        }\n      },\n      "required": [\n        "grid",\n        "block",\n        "shared_mem_bytes"\n      ]\n    },\n    "CallNode": {\n      "title": "CallNode",\n      "description": "A node of the module call tree. Recursive: children are CallNodes. Default policy.",\n      "type": "object",\n      "properties": {\n        "name": {\n          "type": "string",\n          "description": "Qualified module name, e.g. model.layers.0.attn."\n        },\n        "class": {\n          "type": "string",\n          "description": "Python class of the module, e.g. torch.nn.Linear. The property is literally named `class`."\n        },\n        "self_ms": {\n          "type": "number",\n          "description": "Time spent in this node excluding children, in milliseconds."\n        },\n        "children": {\n          "type": "array",\n          "description": "Child nodes in call order.",\n          "items": {\n            "$ref": "#/$defs/CallNode"\n          }\n        }\n      },\n      "required": [\n        "name",\n        "self_ms"\n      ]\n    }\n  }\n}\n',  # noqa: E501
+        text=(
+            "{\n"
+            '  "$schema": "https://json-schema.org/draft/2020-12/schema",\n'
+            '  "$id": "https://concord.invalid/registry/cls_artifact.schema.json",\n'
+            '  "title": "ClsArtifact",\n'
+            '  "description": "A .cls.json artifact: the sole cross-language contract between the Python collectors '
+            "and the Rust analyzers (ADR-027). Top-level growth point: unknown keys are captured and re-emitted after "
+            'the declared fields.",\n'
+            '  "$comment": "Growth points per ADR-027 are exactly ClsArtifact and Session; every other record uses '
+            'the default policy (unknown keys accepted on read, dropped on write).",\n'
+            '  "type": "object",\n'
+            '  "x-growth-point": true,\n'
+            '  "properties": {\n'
+            '    "format_version": {\n'
+            '      "type": "integer",\n'
+            '      "description": "Version of the .cls.json layout written by the collector."\n'
+            "    },\n"
+            '    "session": {\n'
+            '      "$ref": "#/$defs/Session",\n'
+            '      "description": "Metadata about the machine and software stack the capture ran on."\n'
+            "    },\n"
+            '    "compile_config": {\n'
+            '      "$ref": "#/$defs/CompileConfig",\n'
+            '      "description": "The torch.compile configuration in effect for this capture."\n'
+            "    },\n"
+            '    "kernels": {\n'
+            '      "type": "array",\n'
+            '      "description": "One record per generated kernel, in launch order.",\n'
+            '      "items": {\n'
+            '        "$ref": "#/$defs/Kernel"\n'
+            "      }\n"
+            "    },\n"
+            '    "extra": {\n'
+            '      "type": "object",\n'
+            '      "description": "Free-form collector annotations. A declared property that happens to be called '
+            '`extra`; it is not the unknown-key catch-all."\n'
+            "    },\n"
+            '    "call_tree": {\n'
+            '      "$ref": "#/$defs/CallNode",\n'
+            '      "description": "Root of the module call tree, when the collector recorded one."\n'
+            "    }\n"
+            "  },\n"
+            '  "required": [\n'
+            '    "format_version",\n'
+            '    "session",\n'
+            '    "compile_config",\n'
+            '    "kernels"\n'
+            "  ],\n"
+            '  "$defs": {\n'
+            '    "Session": {\n'
+            '      "title": "Session",\n'
+            '      "description": "Session metadata. Growth point: the field set grows (ADR-027), so unknown keys '
+            'are captured and re-emitted.",\n'
+            '      "type": "object",\n'
+            '      "x-growth-point": true,\n'
+            '      "properties": {\n'
+            '        "gpu_arch": {\n'
+            '          "type": "string",\n'
+            '          "description": "CUDA compute architecture, e.g. sm_90."\n'
+            "        },\n"
+            '        "driver_version": {\n'
+            '          "type": "string",\n'
+            '          "description": "NVIDIA driver version string."\n'
+            "        },\n"
+            '        "cuda_version": {\n'
+            '          "type": "string",\n'
+            '          "description": "CUDA runtime version string."\n'
+            "        },\n"
+            '        "nccl_version": {\n'
+            '          "type": [\n'
+            '            "string",\n'
+            '            "null"\n'
+            "          ],\n"
+            '          "description": "NCCL version; null when NCCL was probed but not loaded, absent when not '
+            'probed."\n'
+            "        },\n"
+            '        "cudnn_version": {\n'
+            '          "type": [\n'
+            '            "integer",\n'
+            '            "null"\n'
+            "          ],\n"
+            '          "description": "torch.backends.cudnn.version(); always written, null when cuDNN is '
+            'unavailable."\n'
+            "        },\n"
+            '        "hostname": {\n'
+            '          "type": "string",\n'
+            '          "description": "Host the capture ran on, when known."\n'
+            "        },\n"
+            '        "world_size": {\n'
+            '          "type": "integer",\n'
+            '          "description": "Number of ranks in the process group (1 when not distributed)."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "gpu_arch",\n'
+            '        "driver_version",\n'
+            '        "cuda_version",\n'
+            '        "cudnn_version",\n'
+            '        "world_size"\n'
+            "      ]\n"
+            "    },\n"
+            '    "CompileConfig": {\n'
+            '      "title": "CompileConfig",\n'
+            '      "description": "torch.compile settings. Default policy: unknown keys are accepted and '
+            'dropped.",\n'
+            '      "type": "object",\n'
+            '      "properties": {\n'
+            '        "backend": {\n'
+            '          "type": "string",\n'
+            '          "description": "Compiler backend name, e.g. inductor."\n'
+            "        },\n"
+            '        "mode": {\n'
+            '          "type": "string",\n'
+            '          "enum": [\n'
+            '            "default",\n'
+            '            "reduce-overhead",\n'
+            '            "max-autotune",\n'
+            '            "max-autotune-no-cudagraphs"\n'
+            "          ],\n"
+            '          "description": "torch.compile mode."\n'
+            "        },\n"
+            '        "fullgraph": {\n'
+            '          "type": "boolean",\n'
+            '          "description": "Whether graph breaks were forbidden."\n'
+            "        },\n"
+            '        "dynamic": {\n'
+            '          "type": [\n'
+            '            "boolean",\n'
+            '            "null"\n'
+            "          ],\n"
+            '          "description": "Dynamic-shape setting; null means automatic. Always written."\n'
+            "        },\n"
+            '        "options": {\n'
+            '          "type": "object",\n'
+            '          "description": "Backend options passed through verbatim (free-form JSON object)."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "backend",\n'
+            '        "mode",\n'
+            '        "fullgraph",\n'
+            '        "dynamic"\n'
+            "      ]\n"
+            "    },\n"
+            '    "Kernel": {\n'
+            '      "title": "Kernel",\n'
+            '      "description": "One generated kernel. Default policy: unknown keys are accepted and dropped.",\n'
+            '      "type": "object",\n'
+            '      "properties": {\n'
+            '        "name": {\n'
+            '          "type": "string",\n'
+            '          "description": "Kernel symbol name."\n'
+            "        },\n"
+            '        "type": {\n'
+            '          "type": "string",\n'
+            '          "enum": [\n'
+            '            "triton",\n'
+            '            "cuda",\n'
+            '            "cpp",\n'
+            '            "extern"\n'
+            "          ],\n"
+            '          "description": "Kind of kernel. The property is literally named `type`."\n'
+            "        },\n"
+            '        "duration_ms": {\n'
+            '          "type": "number",\n'
+            '          "description": "Measured device time in milliseconds."\n'
+            "        },\n"
+            '        "launch": {\n'
+            '          "$ref": "#/$defs/LaunchDims",\n'
+            '          "description": "Launch geometry."\n'
+            "        },\n"
+            '        "occupancy": {\n'
+            '          "type": [\n'
+            '            "number",\n'
+            '            "null"\n'
+            "          ],\n"
+            '          "description": "Achieved occupancy in [0, 1]; null when the profiler could not measure '
+            'it."\n'
+            "        },\n"
+            '        "counters": {\n'
+            '          "type": "object",\n'
+            '          "description": "Named integer counters, kept in input order.",\n'
+            '          "additionalProperties": {\n'
+            '            "type": "integer"\n'
+            "          }\n"
+            "        },\n"
+            '        "source_path": {\n'
+            '          "type": "string",\n'
+            '          "description": "Path of the generated source file, when kept."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "name",\n'
+            '        "type",\n'
+            '        "duration_ms",\n'
+            '        "launch"\n'
+            "      ]\n"
+            "    },\n"
+            '    "LaunchDims": {\n'
+            '      "title": "LaunchDims",\n'
+            '      "description": "Grid and block dimensions of a kernel launch. Default policy.",\n'
+            '      "type": "object",\n'
+            '      "properties": {\n'
+            '        "grid": {\n'
+            '          "type": "array",\n'
+            '          "description": "Grid dimensions (x, y, z).",\n'
+            '          "items": {\n'
+            '            "type": "integer"\n'
+            "          }\n"
+            "        },\n"
+            '        "block": {\n'
+            '          "type": "array",\n'
+            '          "description": "Block dimensions (x, y, z).",\n'
+            '          "items": {\n'
+            '            "type": "integer"\n'
+            "          }\n"
+            "        },\n"
+            '        "shared_mem_bytes": {\n'
+            '          "type": "integer",\n'
+            '          "description": "Dynamic shared memory per block, in bytes."\n'
+            "        },\n"
+            '        "num_warps": {\n'
+            '          "type": "integer",\n'
+            '          "description": "Warps per block (Triton kernels only)."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "grid",\n'
+            '        "block",\n'
+            '        "shared_mem_bytes"\n'
+            "      ]\n"
+            "    },\n"
+            '    "CallNode": {\n'
+            '      "title": "CallNode",\n'
+            '      "description": "A node of the module call tree. Recursive: children are CallNodes. Default '
+            'policy.",\n'
+            '      "type": "object",\n'
+            '      "properties": {\n'
+            '        "name": {\n'
+            '          "type": "string",\n'
+            '          "description": "Qualified module name, e.g. model.layers.0.attn."\n'
+            "        },\n"
+            '        "class": {\n'
+            '          "type": "string",\n'
+            '          "description": "Python class of the module, e.g. torch.nn.Linear. The property is literally '
+            'named `class`."\n'
+            "        },\n"
+            '        "self_ms": {\n'
+            '          "type": "number",\n'
+            '          "description": "Time spent in this node excluding children, in milliseconds."\n'
+            "        },\n"
+            '        "children": {\n'
+            '          "type": "array",\n'
+            '          "description": "Child nodes in call order.",\n'
+            '          "items": {\n'
+            '            "$ref": "#/$defs/CallNode"\n'
+            "          }\n"
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "name",\n'
+            '        "self_ms"\n'
+            "      ]\n"
+            "    }\n"
+            "  }\n"
+            "}\n"
+        ),
     ),
     concord_runtime.PinnedDocument(
         uri="https://registry.concord.invalid/evidence.v1.schema.json",
         digest="sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078",
-        text='{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "title": "Evidence",\n  "description": "One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.",\n  "type": "object",\n  "properties": {\n    "id": {\n      "type": "string",\n      "description": "Evidence row id."\n    },\n    "session_id": {\n      "type": "string",\n      "description": "Id of the session the evidence belongs to."\n    },\n    "kind": {\n      "type": "string",\n      "enum": [\n        "exit_code",\n        "tool_result",\n        "file_diff",\n        "process_observation",\n        "transcript_excerpt"\n      ],\n      "description": "Canonical evidence kind."\n    },\n    "payload": {\n      "description": "The payload exactly as the producer built it: any JSON value."\n    },\n    "source": {\n      "type": [\n        "string",\n        "null"\n      ],\n      "description": "Sensor that produced the evidence; absent or null on rows written before sensors were recorded."\n    },\n    "canonical": {\n      "$ref": "#/$defs/CanonicalPayloads",\n      "description": "Typed views of the payload, when it was validated against its canonical shape."\n    },\n    "extension": {\n      "$ref": "#/$defs/ExtensionEnvelope",\n      "description": "Provider-specific evidence; absent in the common case."\n    }\n  },\n  "required": [\n    "id",\n    "session_id",\n    "kind",\n    "payload"\n  ],\n  "$defs": {\n    "CanonicalPayloads": {\n      "title": "CanonicalPayloads",\n      "description": "Holder for the closed canonical payload shapes, at most one per kind. Default policy.",\n      "$comment": "Stands in for a tagged union until the generator supports one.",\n      "type": "object",\n      "properties": {\n        "exit_code": {\n          "$ref": "#/$defs/ExitCodePayload",\n          "description": "Canonical payload for kind exit_code."\n        },\n        "tool_result": {\n          "$ref": "#/$defs/ToolResultPayload",\n          "description": "Canonical payload for kind tool_result."\n        },\n        "file_diff": {\n          "$ref": "#/$defs/FileDiffPayload",\n          "description": "Canonical payload for kind file_diff."\n        },\n        "process_observation": {\n          "$ref": "#/$defs/ProcessObservationPayload",\n          "description": "Canonical payload for kind process_observation."\n        },\n        "transcript_excerpt": {\n          "$ref": "#/$defs/TranscriptExcerptPayload",\n          "description": "Canonical payload for kind transcript_excerpt."\n        }\n      }\n    },\n    "ExitCodePayload": {\n      "title": "ExitCodePayload",\n      "description": "Exit status of a command. Closed: unknown keys are refused.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "command": {\n          "description": "The command as the producer saw it: any JSON value (argv array, shell string, ...)."\n        },\n        "exit_code": {\n          "type": "integer",\n          "description": "Process exit code."\n        },\n        "heuristic": {\n          "type": "boolean",\n          "description": "True when the exit code was inferred rather than observed."\n        }\n      },\n      "required": [\n        "command",\n        "exit_code",\n        "heuristic"\n      ]\n    },\n    "ToolResultPayload": {\n      "title": "ToolResultPayload",\n      "description": "Summary of a tool call result. Closed.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "summary": {\n          "type": "string",\n          "description": "Human-readable summary."\n        }\n      },\n      "required": [\n        "summary"\n      ]\n    },\n    "FileDiffPayload": {\n      "title": "FileDiffPayload",\n      "description": "A diff applied to one file. Closed.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "path": {\n          "type": "string",\n          "description": "Path of the changed file."\n        },\n        "diff": {\n          "type": "string",\n          "description": "Unified diff text."\n        }\n      },\n      "required": [\n        "path",\n        "diff"\n      ]\n    },\n    "ProcessObservationPayload": {\n      "title": "ProcessObservationPayload",\n      "description": "An observation about a running process. Closed.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "description": {\n          "type": "string",\n          "description": "What was observed. The property is literally named `description`."\n        }\n      },\n      "required": [\n        "description"\n      ]\n    },\n    "TranscriptExcerptPayload": {\n      "title": "TranscriptExcerptPayload",\n      "description": "An excerpt of the agent transcript. Closed.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "text": {\n          "type": "string",\n          "description": "Excerpt text."\n        }\n      },\n      "required": [\n        "text"\n      ]\n    },\n    "ExtensionEnvelope": {\n      "title": "ExtensionEnvelope",\n      "description": "Versioned provider-extension envelope (ADR 0005). Growth point: unknown keys are preserved and re-emitted after the declared fields.",\n      "type": "object",\n      "x-growth-point": true,\n      "properties": {\n        "schema_version": {\n          "type": "integer",\n          "description": "Envelope schema version."\n        },\n        "provider": {\n          "type": "string",\n          "enum": [\n            "claude",\n            "codex"\n          ],\n          "description": "Provider whose adapter produced the envelope."\n        },\n        "adapter_version": {\n          "type": "string",\n          "description": "Version of the producing adapter."\n        },\n        "content_class": {\n          "type": "string",\n          "description": "Coarse category, e.g. ToolTelemetry; unrecognised values are carried as-is."\n        },\n        "fields": {\n          "type": "object",\n          "description": "Provider-specific content: a free-form JSON object."\n        }\n      },\n      "required": [\n        "schema_version",\n        "provider",\n        "adapter_version",\n        "content_class",\n        "fields"\n      ]\n    }\n  }\n}\n',  # noqa: E501
+        text=(
+            "{\n"
+            '  "$schema": "https://json-schema.org/draft/2020-12/schema",\n'
+            '  "title": "Evidence",\n'
+            '  "description": "One piece of evidence recorded for a session (ADR 0005). Default policy: unknown '
+            'keys are accepted and dropped; Evidence is not a growth point.",\n'
+            '  "type": "object",\n'
+            '  "properties": {\n'
+            '    "id": {\n'
+            '      "type": "string",\n'
+            '      "description": "Evidence row id."\n'
+            "    },\n"
+            '    "session_id": {\n'
+            '      "type": "string",\n'
+            '      "description": "Id of the session the evidence belongs to."\n'
+            "    },\n"
+            '    "kind": {\n'
+            '      "type": "string",\n'
+            '      "enum": [\n'
+            '        "exit_code",\n'
+            '        "tool_result",\n'
+            '        "file_diff",\n'
+            '        "process_observation",\n'
+            '        "transcript_excerpt"\n'
+            "      ],\n"
+            '      "description": "Canonical evidence kind."\n'
+            "    },\n"
+            '    "payload": {\n'
+            '      "description": "The payload exactly as the producer built it: any JSON value."\n'
+            "    },\n"
+            '    "source": {\n'
+            '      "type": [\n'
+            '        "string",\n'
+            '        "null"\n'
+            "      ],\n"
+            '      "description": "Sensor that produced the evidence; absent or null on rows written before sensors '
+            'were recorded."\n'
+            "    },\n"
+            '    "canonical": {\n'
+            '      "$ref": "#/$defs/CanonicalPayloads",\n'
+            '      "description": "Typed views of the payload, when it was validated against its canonical '
+            'shape."\n'
+            "    },\n"
+            '    "extension": {\n'
+            '      "$ref": "#/$defs/ExtensionEnvelope",\n'
+            '      "description": "Provider-specific evidence; absent in the common case."\n'
+            "    }\n"
+            "  },\n"
+            '  "required": [\n'
+            '    "id",\n'
+            '    "session_id",\n'
+            '    "kind",\n'
+            '    "payload"\n'
+            "  ],\n"
+            '  "$defs": {\n'
+            '    "CanonicalPayloads": {\n'
+            '      "title": "CanonicalPayloads",\n'
+            '      "description": "Holder for the closed canonical payload shapes, at most one per kind. Default '
+            'policy.",\n'
+            '      "$comment": "Stands in for a tagged union until the generator supports one.",\n'
+            '      "type": "object",\n'
+            '      "properties": {\n'
+            '        "exit_code": {\n'
+            '          "$ref": "#/$defs/ExitCodePayload",\n'
+            '          "description": "Canonical payload for kind exit_code."\n'
+            "        },\n"
+            '        "tool_result": {\n'
+            '          "$ref": "#/$defs/ToolResultPayload",\n'
+            '          "description": "Canonical payload for kind tool_result."\n'
+            "        },\n"
+            '        "file_diff": {\n'
+            '          "$ref": "#/$defs/FileDiffPayload",\n'
+            '          "description": "Canonical payload for kind file_diff."\n'
+            "        },\n"
+            '        "process_observation": {\n'
+            '          "$ref": "#/$defs/ProcessObservationPayload",\n'
+            '          "description": "Canonical payload for kind process_observation."\n'
+            "        },\n"
+            '        "transcript_excerpt": {\n'
+            '          "$ref": "#/$defs/TranscriptExcerptPayload",\n'
+            '          "description": "Canonical payload for kind transcript_excerpt."\n'
+            "        }\n"
+            "      }\n"
+            "    },\n"
+            '    "ExitCodePayload": {\n'
+            '      "title": "ExitCodePayload",\n'
+            '      "description": "Exit status of a command. Closed: unknown keys are refused.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "command": {\n'
+            '          "description": "The command as the producer saw it: any JSON value (argv array, shell '
+            'string, ...)."\n'
+            "        },\n"
+            '        "exit_code": {\n'
+            '          "type": "integer",\n'
+            '          "description": "Process exit code."\n'
+            "        },\n"
+            '        "heuristic": {\n'
+            '          "type": "boolean",\n'
+            '          "description": "True when the exit code was inferred rather than observed."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "command",\n'
+            '        "exit_code",\n'
+            '        "heuristic"\n'
+            "      ]\n"
+            "    },\n"
+            '    "ToolResultPayload": {\n'
+            '      "title": "ToolResultPayload",\n'
+            '      "description": "Summary of a tool call result. Closed.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "summary": {\n'
+            '          "type": "string",\n'
+            '          "description": "Human-readable summary."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "summary"\n'
+            "      ]\n"
+            "    },\n"
+            '    "FileDiffPayload": {\n'
+            '      "title": "FileDiffPayload",\n'
+            '      "description": "A diff applied to one file. Closed.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "path": {\n'
+            '          "type": "string",\n'
+            '          "description": "Path of the changed file."\n'
+            "        },\n"
+            '        "diff": {\n'
+            '          "type": "string",\n'
+            '          "description": "Unified diff text."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "path",\n'
+            '        "diff"\n'
+            "      ]\n"
+            "    },\n"
+            '    "ProcessObservationPayload": {\n'
+            '      "title": "ProcessObservationPayload",\n'
+            '      "description": "An observation about a running process. Closed.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "description": {\n'
+            '          "type": "string",\n'
+            '          "description": "What was observed. The property is literally named `description`."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "description"\n'
+            "      ]\n"
+            "    },\n"
+            '    "TranscriptExcerptPayload": {\n'
+            '      "title": "TranscriptExcerptPayload",\n'
+            '      "description": "An excerpt of the agent transcript. Closed.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "text": {\n'
+            '          "type": "string",\n'
+            '          "description": "Excerpt text."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "text"\n'
+            "      ]\n"
+            "    },\n"
+            '    "ExtensionEnvelope": {\n'
+            '      "title": "ExtensionEnvelope",\n'
+            '      "description": "Versioned provider-extension envelope (ADR 0005). Growth point: unknown keys are '
+            'preserved and re-emitted after the declared fields.",\n'
+            '      "type": "object",\n'
+            '      "x-growth-point": true,\n'
+            '      "properties": {\n'
+            '        "schema_version": {\n'
+            '          "type": "integer",\n'
+            '          "description": "Envelope schema version."\n'
+            "        },\n"
+            '        "provider": {\n'
+            '          "type": "string",\n'
+            '          "enum": [\n'
+            '            "claude",\n'
+            '            "codex"\n'
+            "          ],\n"
+            '          "description": "Provider whose adapter produced the envelope."\n'
+            "        },\n"
+            '        "adapter_version": {\n'
+            '          "type": "string",\n'
+            '          "description": "Version of the producing adapter."\n'
+            "        },\n"
+            '        "content_class": {\n'
+            '          "type": "string",\n'
+            '          "description": "Coarse category, e.g. ToolTelemetry; unrecognised values are carried '
+            'as-is."\n'
+            "        },\n"
+            '        "fields": {\n'
+            '          "type": "object",\n'
+            '          "description": "Provider-specific content: a free-form JSON object."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "schema_version",\n'
+            '        "provider",\n'
+            '        "adapter_version",\n'
+            '        "content_class",\n'
+            '        "fields"\n'
+            "      ]\n"
+            "    }\n"
+            "  }\n"
+            "}\n"
+        ),
     ),
     concord_runtime.PinnedDocument(
         uri="https://registry.concord.invalid/evidence.v2.schema.json",
         digest="sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1",
-        text='{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "title": "Evidence",\n  "description": "One piece of evidence recorded for a session (ADR 0005). Default policy: unknown keys are accepted and dropped; Evidence is not a growth point.",\n  "type": "object",\n  "properties": {\n    "id": {\n      "type": "string",\n      "description": "Evidence row id."\n    },\n    "session_id": {\n      "type": "string",\n      "description": "Id of the session the evidence belongs to."\n    },\n    "kind": {\n      "type": "string",\n      "enum": [\n        "exit_code",\n        "tool_result",\n        "file_diff",\n        "process_observation",\n        "transcript_excerpt"\n      ],\n      "description": "Canonical evidence kind; a kind this binding does not know is kept as read (Unrecognized) and written back.",\n      "x-open-enum": true\n    },\n    "payload": {\n      "description": "The payload exactly as the producer built it: any JSON value."\n    },\n    "source": {\n      "type": [\n        "string",\n        "null"\n      ],\n      "description": "Sensor that produced the evidence; absent or null on rows written before sensors were recorded."\n    },\n    "canonical": {\n      "$ref": "#/$defs/CanonicalPayload",\n      "description": "The payload\'s typed view, when it was validated against its kind\'s canonical shape: a closed payload tagged by its kind."\n    },\n    "extension": {\n      "$ref": "#/$defs/ExtensionEnvelope",\n      "description": "Provider-specific evidence; absent in the common case."\n    }\n  },\n  "required": [\n    "id",\n    "session_id",\n    "kind",\n    "payload"\n  ],\n  "$defs": {\n    "CanonicalPayload": {\n      "title": "CanonicalPayload",\n      "description": "One canonical payload, tagged by `kind`: each kind has one closed shape (ADR 0005\'s validate_canonical_payload).",\n      "oneOf": [\n        {\n          "$ref": "#/$defs/ExitCodePayload"\n        },\n        {\n          "$ref": "#/$defs/ToolResultPayload"\n        },\n        {\n          "$ref": "#/$defs/FileDiffPayload"\n        },\n        {\n          "$ref": "#/$defs/ProcessObservationPayload"\n        },\n        {\n          "$ref": "#/$defs/TranscriptExcerptPayload"\n        }\n      ]\n    },\n    "ExitCodePayload": {\n      "title": "ExitCodePayload",\n      "description": "Exit status of a command. Closed: unknown keys are refused.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "kind": {\n          "const": "exit_code",\n          "description": "The payload\'s kind."\n        },\n        "command": {\n          "description": "The command as the producer saw it: any JSON value (argv array, shell string, ...)."\n        },\n        "exit_code": {\n          "type": "integer",\n          "description": "Process exit code."\n        },\n        "heuristic": {\n          "type": "boolean",\n          "description": "True when the exit code was inferred rather than observed."\n        }\n      },\n      "required": [\n        "kind",\n        "command",\n        "exit_code",\n        "heuristic"\n      ]\n    },\n    "ToolResultPayload": {\n      "title": "ToolResultPayload",\n      "description": "Summary of a tool call result. Closed: unknown keys are refused.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "kind": {\n          "const": "tool_result",\n          "description": "The payload\'s kind."\n        },\n        "summary": {\n          "type": "string",\n          "description": "Human-readable summary."\n        }\n      },\n      "required": [\n        "kind",\n        "summary"\n      ]\n    },\n    "FileDiffPayload": {\n      "title": "FileDiffPayload",\n      "description": "A diff applied to one file. Closed: unknown keys are refused.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "kind": {\n          "const": "file_diff",\n          "description": "The payload\'s kind."\n        },\n        "path": {\n          "type": "string",\n          "description": "Path of the changed file."\n        },\n        "diff": {\n          "type": "string",\n          "description": "Unified diff text."\n        }\n      },\n      "required": [\n        "kind",\n        "path",\n        "diff"\n      ]\n    },\n    "ProcessObservationPayload": {\n      "title": "ProcessObservationPayload",\n      "description": "An observation about a running process. Closed: unknown keys are refused.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "kind": {\n          "const": "process_observation",\n          "description": "The payload\'s kind."\n        },\n        "description": {\n          "type": "string",\n          "description": "What was observed. The property is literally named `description`."\n        }\n      },\n      "required": [\n        "kind",\n        "description"\n      ]\n    },\n    "TranscriptExcerptPayload": {\n      "title": "TranscriptExcerptPayload",\n      "description": "An excerpt of the agent transcript. Closed: unknown keys are refused.",\n      "type": "object",\n      "additionalProperties": false,\n      "properties": {\n        "kind": {\n          "const": "transcript_excerpt",\n          "description": "The payload\'s kind."\n        },\n        "text": {\n          "type": "string",\n          "description": "Excerpt text."\n        }\n      },\n      "required": [\n        "kind",\n        "text"\n      ]\n    },\n    "ExtensionEnvelope": {\n      "title": "ExtensionEnvelope",\n      "description": "Versioned provider-extension envelope (ADR 0005): versions 1 and 2 are read, any other is refused before the rest. Growth point: unknown keys are preserved and re-emitted after the declared fields.",\n      "type": "object",\n      "x-growth-point": true,\n      "properties": {\n        "schema_version": {\n          "type": "integer",\n          "enum": [\n            1,\n            2\n          ],\n          "description": "Envelope schema version: 1 (historical) or 2 (current, for new envelopes)."\n        },\n        "provider": {\n          "type": "string",\n          "enum": [\n            "claude",\n            "codex"\n          ],\n          "description": "Provider whose adapter produced the envelope; another provider\'s name is kept as read (Unrecognized).",\n          "x-open-enum": true\n        },\n        "adapter_version": {\n          "type": "string",\n          "description": "Version of the producing adapter."\n        },\n        "content_class": {\n          "type": "string",\n          "enum": [\n            "ToolTelemetry",\n            "ProviderDiagnostic",\n            "ExperimentalSignal",\n            "RawProviderMetadata"\n          ],\n          "x-open-enum": true,\n          "description": "Coarse category for routing without parsing `fields`; an unrecognised class is carried as-is."\n        },\n        "fields": {\n          "type": "object",\n          "description": "Provider-specific content: a free-form JSON object."\n        }\n      },\n      "required": [\n        "schema_version",\n        "provider",\n        "adapter_version",\n        "content_class",\n        "fields"\n      ],\n      "x-version-field": "schema_version"\n    }\n  }\n}\n',  # noqa: E501
+        text=(
+            "{\n"
+            '  "$schema": "https://json-schema.org/draft/2020-12/schema",\n'
+            '  "title": "Evidence",\n'
+            '  "description": "One piece of evidence recorded for a session (ADR 0005). Default policy: unknown '
+            'keys are accepted and dropped; Evidence is not a growth point.",\n'
+            '  "type": "object",\n'
+            '  "properties": {\n'
+            '    "id": {\n'
+            '      "type": "string",\n'
+            '      "description": "Evidence row id."\n'
+            "    },\n"
+            '    "session_id": {\n'
+            '      "type": "string",\n'
+            '      "description": "Id of the session the evidence belongs to."\n'
+            "    },\n"
+            '    "kind": {\n'
+            '      "type": "string",\n'
+            '      "enum": [\n'
+            '        "exit_code",\n'
+            '        "tool_result",\n'
+            '        "file_diff",\n'
+            '        "process_observation",\n'
+            '        "transcript_excerpt"\n'
+            "      ],\n"
+            '      "description": "Canonical evidence kind; a kind this binding does not know is kept as read '
+            '(Unrecognized) and written back.",\n'
+            '      "x-open-enum": true\n'
+            "    },\n"
+            '    "payload": {\n'
+            '      "description": "The payload exactly as the producer built it: any JSON value."\n'
+            "    },\n"
+            '    "source": {\n'
+            '      "type": [\n'
+            '        "string",\n'
+            '        "null"\n'
+            "      ],\n"
+            '      "description": "Sensor that produced the evidence; absent or null on rows written before sensors '
+            'were recorded."\n'
+            "    },\n"
+            '    "canonical": {\n'
+            '      "$ref": "#/$defs/CanonicalPayload",\n'
+            '      "description": "The payload\'s typed view, when it was validated against its kind\'s canonical '
+            'shape: a closed payload tagged by its kind."\n'
+            "    },\n"
+            '    "extension": {\n'
+            '      "$ref": "#/$defs/ExtensionEnvelope",\n'
+            '      "description": "Provider-specific evidence; absent in the common case."\n'
+            "    }\n"
+            "  },\n"
+            '  "required": [\n'
+            '    "id",\n'
+            '    "session_id",\n'
+            '    "kind",\n'
+            '    "payload"\n'
+            "  ],\n"
+            '  "$defs": {\n'
+            '    "CanonicalPayload": {\n'
+            '      "title": "CanonicalPayload",\n'
+            '      "description": "One canonical payload, tagged by `kind`: each kind has one closed shape (ADR '
+            "0005's validate_canonical_payload).\",\n"
+            '      "oneOf": [\n'
+            "        {\n"
+            '          "$ref": "#/$defs/ExitCodePayload"\n'
+            "        },\n"
+            "        {\n"
+            '          "$ref": "#/$defs/ToolResultPayload"\n'
+            "        },\n"
+            "        {\n"
+            '          "$ref": "#/$defs/FileDiffPayload"\n'
+            "        },\n"
+            "        {\n"
+            '          "$ref": "#/$defs/ProcessObservationPayload"\n'
+            "        },\n"
+            "        {\n"
+            '          "$ref": "#/$defs/TranscriptExcerptPayload"\n'
+            "        }\n"
+            "      ]\n"
+            "    },\n"
+            '    "ExitCodePayload": {\n'
+            '      "title": "ExitCodePayload",\n'
+            '      "description": "Exit status of a command. Closed: unknown keys are refused.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "kind": {\n'
+            '          "const": "exit_code",\n'
+            '          "description": "The payload\'s kind."\n'
+            "        },\n"
+            '        "command": {\n'
+            '          "description": "The command as the producer saw it: any JSON value (argv array, shell '
+            'string, ...)."\n'
+            "        },\n"
+            '        "exit_code": {\n'
+            '          "type": "integer",\n'
+            '          "description": "Process exit code."\n'
+            "        },\n"
+            '        "heuristic": {\n'
+            '          "type": "boolean",\n'
+            '          "description": "True when the exit code was inferred rather than observed."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "kind",\n'
+            '        "command",\n'
+            '        "exit_code",\n'
+            '        "heuristic"\n'
+            "      ]\n"
+            "    },\n"
+            '    "ToolResultPayload": {\n'
+            '      "title": "ToolResultPayload",\n'
+            '      "description": "Summary of a tool call result. Closed: unknown keys are refused.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "kind": {\n'
+            '          "const": "tool_result",\n'
+            '          "description": "The payload\'s kind."\n'
+            "        },\n"
+            '        "summary": {\n'
+            '          "type": "string",\n'
+            '          "description": "Human-readable summary."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "kind",\n'
+            '        "summary"\n'
+            "      ]\n"
+            "    },\n"
+            '    "FileDiffPayload": {\n'
+            '      "title": "FileDiffPayload",\n'
+            '      "description": "A diff applied to one file. Closed: unknown keys are refused.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "kind": {\n'
+            '          "const": "file_diff",\n'
+            '          "description": "The payload\'s kind."\n'
+            "        },\n"
+            '        "path": {\n'
+            '          "type": "string",\n'
+            '          "description": "Path of the changed file."\n'
+            "        },\n"
+            '        "diff": {\n'
+            '          "type": "string",\n'
+            '          "description": "Unified diff text."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "kind",\n'
+            '        "path",\n'
+            '        "diff"\n'
+            "      ]\n"
+            "    },\n"
+            '    "ProcessObservationPayload": {\n'
+            '      "title": "ProcessObservationPayload",\n'
+            '      "description": "An observation about a running process. Closed: unknown keys are refused.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "kind": {\n'
+            '          "const": "process_observation",\n'
+            '          "description": "The payload\'s kind."\n'
+            "        },\n"
+            '        "description": {\n'
+            '          "type": "string",\n'
+            '          "description": "What was observed. The property is literally named `description`."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "kind",\n'
+            '        "description"\n'
+            "      ]\n"
+            "    },\n"
+            '    "TranscriptExcerptPayload": {\n'
+            '      "title": "TranscriptExcerptPayload",\n'
+            '      "description": "An excerpt of the agent transcript. Closed: unknown keys are refused.",\n'
+            '      "type": "object",\n'
+            '      "additionalProperties": false,\n'
+            '      "properties": {\n'
+            '        "kind": {\n'
+            '          "const": "transcript_excerpt",\n'
+            '          "description": "The payload\'s kind."\n'
+            "        },\n"
+            '        "text": {\n'
+            '          "type": "string",\n'
+            '          "description": "Excerpt text."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "kind",\n'
+            '        "text"\n'
+            "      ]\n"
+            "    },\n"
+            '    "ExtensionEnvelope": {\n'
+            '      "title": "ExtensionEnvelope",\n'
+            '      "description": "Versioned provider-extension envelope (ADR 0005): versions 1 and 2 are read, any '
+            "other is refused before the rest. Growth point: unknown keys are preserved and re-emitted after the "
+            'declared fields.",\n'
+            '      "type": "object",\n'
+            '      "x-growth-point": true,\n'
+            '      "properties": {\n'
+            '        "schema_version": {\n'
+            '          "type": "integer",\n'
+            '          "enum": [\n'
+            "            1,\n"
+            "            2\n"
+            "          ],\n"
+            '          "description": "Envelope schema version: 1 (historical) or 2 (current, for new '
+            'envelopes)."\n'
+            "        },\n"
+            '        "provider": {\n'
+            '          "type": "string",\n'
+            '          "enum": [\n'
+            '            "claude",\n'
+            '            "codex"\n'
+            "          ],\n"
+            '          "description": "Provider whose adapter produced the envelope; another provider\'s name is '
+            'kept as read (Unrecognized).",\n'
+            '          "x-open-enum": true\n'
+            "        },\n"
+            '        "adapter_version": {\n'
+            '          "type": "string",\n'
+            '          "description": "Version of the producing adapter."\n'
+            "        },\n"
+            '        "content_class": {\n'
+            '          "type": "string",\n'
+            '          "enum": [\n'
+            '            "ToolTelemetry",\n'
+            '            "ProviderDiagnostic",\n'
+            '            "ExperimentalSignal",\n'
+            '            "RawProviderMetadata"\n'
+            "          ],\n"
+            '          "x-open-enum": true,\n'
+            '          "description": "Coarse category for routing without parsing `fields`; an unrecognised class '
+            'is carried as-is."\n'
+            "        },\n"
+            '        "fields": {\n'
+            '          "type": "object",\n'
+            '          "description": "Provider-specific content: a free-form JSON object."\n'
+            "        }\n"
+            "      },\n"
+            '      "required": [\n'
+            '        "schema_version",\n'
+            '        "provider",\n'
+            '        "adapter_version",\n'
+            '        "content_class",\n'
+            '        "fields"\n'
+            "      ],\n"
+            '      "x-version-field": "schema_version"\n'
+            "    }\n"
+            "  }\n"
+            "}\n"
+        ),
     ),
 )
 

@@ -143,11 +143,11 @@ class TranscriptExcerptPayload(concord_runtime.Model):
 
 
 CanonicalPayload: typing.TypeAlias = typing.Annotated[
-    typing.Annotated[ExitCodePayload, pydantic.Tag("\x01branch:exit_code")]
-    | typing.Annotated[ToolResultPayload, pydantic.Tag("\x01branch:tool_result")]
-    | typing.Annotated[FileDiffPayload, pydantic.Tag("\x01branch:file_diff")]
-    | typing.Annotated[ProcessObservationPayload, pydantic.Tag("\x01branch:process_observation")]
-    | typing.Annotated[TranscriptExcerptPayload, pydantic.Tag("\x01branch:transcript_excerpt")],
+    typing.Annotated[ExitCodePayload, pydantic.Tag("exit_code")]
+    | typing.Annotated[ToolResultPayload, pydantic.Tag("tool_result")]
+    | typing.Annotated[FileDiffPayload, pydantic.Tag("file_diff")]
+    | typing.Annotated[ProcessObservationPayload, pydantic.Tag("process_observation")]
+    | typing.Annotated[TranscriptExcerptPayload, pydantic.Tag("transcript_excerpt")],
     pydantic.Discriminator(
         concord_runtime.unions.tag(
             "kind", ("exit_code", "tool_result", "file_diff", "process_observation", "transcript_excerpt")
@@ -167,6 +167,13 @@ ExtensionEnvelopeContentClass: typing.TypeAlias = concord_runtime.OpenEnum[
     typing.Literal["ToolTelemetry", "ProviderDiagnostic", "ExperimentalSignal", "RawProviderMetadata"]
 ]
 """Coarse category for routing without parsing `fields`; an unrecognised class is carried as-is."""
+
+
+SUPPORTED_EXTENSION_ENVELOPE_VERSIONS: tuple[int, ...] = (1, 2)
+"""The versions of `ExtensionEnvelope` this binding reads (`schema_version`); any other is refused as
+`unsupported-version`."""
+EXTENSION_ENVELOPE_VERSION: int = 2
+"""The current version of `ExtensionEnvelope`: the largest supported, for new envelopes."""
 
 
 class ExtensionEnvelope(concord_runtime.Model):
@@ -239,14 +246,9 @@ class Evidence(concord_runtime.Model):
     """Provider-specific evidence; absent in the common case."""
 
 
-SUPPORTED_EXTENSION_ENVELOPE_VERSIONS: tuple[int, ...] = (1, 2)
-"""The versions of `ExtensionEnvelope` this binding reads (`schema_version`); any other is refused as
-`unsupported-version`."""
-EXTENSION_ENVELOPE_VERSION: int = 2
-"""The current version of `ExtensionEnvelope`: the largest supported, for new envelopes."""
-
-
 __all__ = [
+    "EXTENSION_ENVELOPE_VERSION",
+    "SUPPORTED_EXTENSION_ENVELOPE_VERSIONS",
     "CanonicalPayload",
     "Evidence",
     "EvidenceKind",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import IO, Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import pydantic
@@ -10,7 +11,7 @@ import pydantic_core
 from concord_runtime import _core, batch, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, VersionError, dumps, pointer_token
 from concord_runtime.pinned import PinnedSchema
-from concord_runtime.unions import MARK
+from concord_runtime.unions import without_tags
 
 __all__ = ["Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 
@@ -70,45 +71,26 @@ NotNull = Annotated[T | None, _RefuseNull()]
 """An optional property whose type is not nullable: absent gives ``None``, an explicit ``null`` is refused."""
 
 
-def _pointer(location: tuple[int | str, ...], data: Any) -> str:
-    """The JSON pointer of a pydantic location, walked along the input: a union's
-    branch tag (it starts with ``concord_runtime.unions.MARK``) is pydantic's, not
-    the record's, unless the input holds that very key there."""
-    parts: list[int | str] = []
-    for part in location:
-        if isinstance(part, str) and part.startswith(MARK) and not (isinstance(data, dict) and part in data):
-            continue
-        parts.append(part)
-        if isinstance(data, dict) and isinstance(part, str):
-            data = data.get(part)
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        else:
-            data = None
-    return "".join("/" + pointer_token(part) for part in parts)
+def _pointer(location: tuple[int | str, ...]) -> str:
+    return "".join("/" + pointer_token(part) for part in location)
 
 
-def _record_error(error: pydantic.ValidationError, data: bytes) -> RecordError:
+def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[str, Any]) -> RecordError:
     """The refusal the Rust bindings give: of several problems, the first in the
-    input (serde stops at it), as pydantic lists them in schema order."""
+    input (serde stops at it), as pydantic lists them in schema order. ``schema`` is
+    the record type's core schema: where a union's tag stands in a location."""
     errors = error.errors(include_url=False)
-    first = errors[0]
-    location = tuple(first["loc"])
-    # Only several errors, or a location that holds a branch tag, need the input.
-    if (
-        len(errors) == 1
-        and first["type"] != "unsupported_version"
-        and not any(isinstance(part, str) and part.startswith(MARK) for part in location)
-    ):
-        return RecordError(_pointer(location, None), first["msg"])
-    walked = json.loads(data)
+    locations = [without_tags(schema, tuple(each["loc"])) for each in errors]
+    at = 0
+    # Only several errors need the input.
     if len(errors) > 1:
-        first = min(errors, key=lambda each: _input_order(tuple(each["loc"]), walked))
-        location = tuple(first["loc"])
+        walked = json.loads(data)
+        at = min(range(len(errors)), key=lambda n: _input_order(locations[n], walked))
+    first, location = errors[at], locations[at]
     if first["type"] == "unsupported_version":
         # Raised by the envelope's model validator: at the version itself.
-        return VersionError(_pointer((*location, first["ctx"]["field"]), walked), first["msg"])
-    return RecordError(_pointer(location, walked), first["msg"])
+        return VersionError(_pointer((*location, first["ctx"]["field"])), first["msg"])
+    return RecordError(_pointer(location), first["msg"])
 
 
 _AFTER = 1 << 62
@@ -121,8 +103,6 @@ def _input_order(location: tuple[int | str, ...], data: Any) -> list[int]:
     the object or array that lacks it."""
     order: list[int] = []
     for part in location:
-        if isinstance(part, str) and part.startswith(MARK) and not (isinstance(data, dict) and part in data):
-            continue
         if isinstance(data, dict) and isinstance(part, str) and part in data:
             order.append(list(data).index(part))
             data = data[part]
@@ -201,10 +181,11 @@ class _Record:
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
         strict.check(data, max_bytes=max_bytes)
+        model = cast(type[pydantic.BaseModel], cls)
         try:
-            record = cast(type[pydantic.BaseModel], cls).model_validate_json(data, **options)
+            record = model.model_validate_json(data, **options)
         except pydantic.ValidationError as error:
-            raise _record_error(error, data) from None
+            raise _record_error(error, data, model.__pydantic_core_schema__) from None
         if cls.ASSERTED:
             note = cls.SCHEMA.first_note_json(data)
             if note is not None:

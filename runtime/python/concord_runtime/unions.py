@@ -1,18 +1,21 @@
 """How a generated union picks its branch, as the Rust bindings do (``bind::tag``,
 ``bind::json_type``): by the value of its tag property, or by its JSON type, never
 by trying branches in turn. Used as ``pydantic.Discriminator(...)``; each branch's
-``pydantic.Tag`` starts with :data:`MARK`, which ``RecordError`` pointers leave out."""
+``pydantic.Tag`` is its key as the schema writes it (``"exit_code"``, ``"string"``).
 
-from collections.abc import Callable
+pydantic puts that tag into a refusal's location (``("payload", "exit_code", "code")``),
+where it can be read as a property of the same name: :func:`without_tags` leaves the
+tags out by walking the location along the model's core schema, which knows where
+each one stands, never by comparing words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pydantic
 
-__all__ = ["MARK", "json_type", "tag"]
-
-MARK = "\x01branch:"
-"""Starts every branch tag: a refusal's location drops the segments that start with it
-(unless the input holds such a key there: a mark no real key is likely to start with)."""
+__all__ = ["json_type", "tag", "without_tags"]
 
 
 def tag(field: str, keys: tuple[str, ...]) -> Callable[[Any], str | None]:
@@ -27,7 +30,7 @@ def tag(field: str, keys: tuple[str, ...]) -> Callable[[Any], str | None]:
             found = getattr(value, names[0], None) if names else None
         else:
             return None
-        return MARK + found if isinstance(found, str) and found in keys else None
+        return found if isinstance(found, str) and found in keys else None
 
     return discriminate
 
@@ -52,6 +55,107 @@ def json_type(keys: tuple[str, ...]) -> Callable[[Any], str | None]:
             name = "object"
         else:
             return None
-        return MARK + name if name in keys else None
+        return name if name in keys else None
 
     return discriminate
+
+
+Location = tuple[int | str, ...]
+
+# Schemas that hold one other and add nothing to a location.
+_WRAPPERS = frozenset({"model", "default", "nullable", "function-before", "function-after", "function-wrap"})
+
+
+class _Index:
+    """What a core schema holds that a walk needs: its named definitions, and every
+    union tag in it (a location with none of them has no tag to leave out)."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+        self.definitions: dict[str, Mapping[str, Any]] = {}
+        tags: set[str] = set()
+        seen: set[int] = set()
+        stack: list[Any] = [schema]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            children = node.values() if isinstance(node, Mapping) else node
+            if isinstance(node, Mapping) and isinstance(node.get("type"), str):
+                if isinstance(node.get("ref"), str):
+                    self.definitions[node["ref"]] = node
+                if node["type"] == "tagged-union":
+                    tags.update(key for key in node["choices"] if isinstance(key, str))
+            stack.extend(child for child in children if isinstance(child, Mapping | list | tuple))
+        self.tags = frozenset(tags)
+
+
+_INDEXES: dict[int, _Index] = {}
+
+
+def _index(schema: Mapping[str, Any]) -> _Index:
+    index = _INDEXES.get(id(schema))
+    if index is None or index.schema is not schema:
+        index = _INDEXES[id(schema)] = _Index(schema)
+    return index
+
+
+def without_tags(schema: Mapping[str, Any], location: Location) -> Location:
+    """A pydantic location under ``schema`` (a model's ``__pydantic_core_schema__``) with
+    the tagged unions' tags left out: the path of the refused value in the input. A key
+    spelled like a tag stays: only where the schema holds a tagged union is there a tag."""
+    index = _index(schema)
+    if index.tags.isdisjoint(location):
+        return location
+    kept: list[int | str] = []
+    node: Mapping[str, Any] | None = schema
+    for at, part in enumerate(location):
+        node = _through(node, index.definitions)
+        if node is None:
+            return (*kept, *location[at:])
+        if node["type"] == "tagged-union" and part in node["choices"]:
+            choices = node["choices"]
+            node = choices[part]
+            # pydantic-core lets a tag stand for another's choice.
+            while isinstance(node, str):
+                node = choices.get(node)
+            continue
+        kept.append(part)
+        node = _child(node, part)
+    return tuple(kept)
+
+
+def _through(node: Mapping[str, Any] | None, definitions: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The schema that reads the next location segment: ``node`` through the schemas
+    that add none."""
+    while node is not None:
+        kind = node["type"]
+        if kind in _WRAPPERS or kind == "definitions":
+            node = node["schema"]
+        elif kind == "definition-ref":
+            node = definitions.get(node["schema_ref"])
+        else:
+            return node
+    return None
+
+
+def _child(node: Mapping[str, Any], part: int | str) -> Mapping[str, Any] | None:
+    """The schema of the value at ``part`` inside a value of ``node``; ``None`` where the
+    walk ends (a scalar, an unknown key)."""
+    kind = node["type"]
+    if kind == "model-fields" and isinstance(part, str):
+        # Locations name a field by its JSON name (the alias), never by its Python name.
+        for name, field in node["fields"].items():
+            if field.get("validation_alias", name) == part:
+                child: Mapping[str, Any] = field["schema"]
+                return child
+        return node.get("extras_schema")
+    if kind == "list" and isinstance(part, int):
+        return node.get("items_schema")
+    if kind == "dict" and isinstance(part, str):
+        return node.get("values_schema")
+    if kind == "tuple" and isinstance(part, int):
+        items = node["items_schema"]
+        return items[part] if 0 <= part < len(items) and node.get("variadic_item_index") is None else None
+    return None

@@ -285,6 +285,7 @@ fn lay(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
 /// `expr` broken at its outermost bracket (or `|`), whether or not it fits.
 fn broken(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
     match expr {
+        Expr::Text(text) if column + width(text) + trail > LINE_WIDTH && is_string(text) => parenthesized(expr, indent),
         Expr::Text(text) => text.clone(),
         Expr::Keyword(name, value) => format!("{name}={}", lay(value, indent, column + width(name) + 1, trail)),
         Expr::Brackets { head, open, items, close } => {
@@ -314,7 +315,162 @@ fn broken(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
 /// `expr` inside parentheses of its own (a union's, or a value's that
 /// does not fit otherwise), from the end of a line indented by `indent`.
 fn parenthesized(expr: &Expr, indent: usize) -> String {
-    format!("(\n{}{}\n{})", pad(indent + 4), lay(expr, indent + 4, indent + 4, 0), pad(indent))
+    let inner = match expr {
+        Expr::Text(text) if is_string(text) => string_lines(text, indent + 4),
+        _ => lay(expr, indent + 4, indent + 4, 0),
+    };
+    format!("(\n{}{inner}\n{})", pad(indent + 4), pad(indent))
+}
+
+/// A string literal starting at `column` of a line indented by `indent`,
+/// with `trail` more characters after it: as it is where it fits, else its
+/// parts in parentheses of their own.
+pub fn string(literal: &str, indent: usize, column: usize, trail: usize) -> String {
+    lay(&Expr::Text(literal.to_owned()), indent, column, trail)
+}
+
+/// Whether `text` is one string literal, as the emitter writes them.
+fn is_string(text: &str) -> bool {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next_back()) {
+        (Some(open @ ('"' | '\'')), Some(close)) if close == open && text.len() > 1 => {
+            let body = &text[1..text.len() - 1];
+            let mut escaped = false;
+            // The closing quote is the only unescaped one.
+            body.chars().all(|c| {
+                let ends = c == open && !escaped;
+                escaped = c == '\\' && !escaped;
+                !ends
+            })
+        }
+        _ => false,
+    }
+}
+
+/// A string literal on lines of its own at `indent`: as it is where it
+/// fits, else implicitly concatenated parts, one a line, that do (ruff
+/// joins them back only where the whole fits). A part ends after each line
+/// break of the text, and else at a space where one is near the limit.
+fn string_lines(literal: &str, indent: usize) -> String {
+    if indent + width(literal) <= LINE_WIDTH {
+        return literal.to_owned();
+    }
+    // Room for the quotes; a part holds one character at least.
+    let room = LINE_WIDTH.saturating_sub(indent + 2).max(8);
+    let text = unescape(literal);
+    let mut parts: Vec<String> = Vec::new();
+    let mut part = String::new();
+    let mut used = 0;
+    // The latest space in `part` (its end), and the width up to it.
+    let mut space: Option<(usize, usize)> = None;
+    for c in text.chars() {
+        let cost = escaped_width(c);
+        if used + cost > room && !part.is_empty() {
+            let rest = match space {
+                Some((end, width)) if width * 2 > room => {
+                    used -= width;
+                    part.split_off(end)
+                }
+                _ => {
+                    used = 0;
+                    String::new()
+                }
+            };
+            parts.push(std::mem::replace(&mut part, rest));
+            space = None;
+        }
+        part.push(c);
+        used += cost;
+        if c == ' ' {
+            space = Some((part.len(), used));
+        }
+        if c == '\n' {
+            parts.push(std::mem::take(&mut part));
+            (used, space) = (0, None);
+        }
+    }
+    if !part.is_empty() {
+        parts.push(part);
+    }
+    parts.iter().map(|part| super::string_literal(part)).collect::<Vec<_>>().join(&format!("\n{}", pad(indent)))
+}
+
+/// A line of a string literal's body with `lead` columns before it and
+/// `trail` after, within the limit: cut where it does not fit, each cut a
+/// backslash-newline, which the literal does not hold, the rest continued
+/// from the first column (an indent there would be part of the text). Cuts
+/// fall between escape sequences, never inside one.
+pub fn continued(line: &str, lead: usize, trail: usize) -> String {
+    if lead + width(line) + trail <= LINE_WIDTH {
+        return line.to_owned();
+    }
+    // Room for the backslash, or for what follows the last piece.
+    let room = LINE_WIDTH - trail.max(1);
+    let mut out = String::with_capacity(line.len() + line.len() / room * 2);
+    let mut used = lead;
+    let mut rest = line;
+    while let Some(unit) = next_unit(rest) {
+        let cost = width(unit);
+        if used + cost > room && used > 0 {
+            out.push_str("\\\n");
+            used = 0;
+        }
+        out.push_str(unit);
+        used += cost;
+        rest = &rest[unit.len()..];
+    }
+    out
+}
+
+/// The first character of escaped text, with the rest of its escape sequence.
+fn next_unit(text: &str) -> Option<&str> {
+    let mut chars = text.char_indices();
+    let (_, first) = chars.next()?;
+    let length = match (first, chars.next()) {
+        ('\\', Some((_, 'x'))) => 4,
+        ('\\', Some((_, 'u'))) => 6,
+        ('\\', Some((at, c))) => at + c.len_utf8(),
+        _ => first.len_utf8(),
+    };
+    Some(&text[..length])
+}
+
+/// The columns a character takes in a string literal: escaped as the
+/// emitter escapes it, a quote counted as escaped (which quote a part takes
+/// depends on the part).
+fn escaped_width(c: char) -> usize {
+    match c {
+        '\\' | '"' | '\'' | '\n' | '\r' | '\t' => 2,
+        '\u{2028}' | '\u{2029}' | '\u{85}' => 6,
+        c if (c as u32) < 0x20 || c == '\u{7f}' => 4,
+        c => char_width(c),
+    }
+}
+
+/// The text of a string literal the emitter wrote (`super::string_literal`).
+fn unescape(literal: &str) -> String {
+    let mut out = String::with_capacity(literal.len());
+    let mut chars = literal[1..literal.len() - 1].chars();
+    fn hex(chars: &mut std::str::Chars, digits: usize) -> char {
+        let code: String = chars.by_ref().take(digits).collect();
+        u32::from_str_radix(&code, 16).ok().and_then(char::from_u32).expect("the emitter's escape")
+    }
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('x') => out.push(hex(&mut chars, 2)),
+            Some('u') => out.push(hex(&mut chars, 4)),
+            Some(c) => out.push(c),
+            None => unreachable!("a literal ends with its quote"),
+        }
+    }
+    out
 }
 
 /// `lead` + `value` as the last expression of a statement (`lead` holds the
@@ -327,8 +483,11 @@ fn last_expression(lead: &str, indent: usize, value: &Expr, split_lead: Option<&
         return format!("{lead}{flat}");
     }
     match value {
-        // A list display is never parenthesized.
-        Expr::Brackets { head, .. } if head.is_empty() => return format!("{lead}{}", broken(value, indent, lead_width, 0)),
+        // A list display is never parenthesized (the annotation breaks
+        // instead where even the display's opening bracket does not fit).
+        Expr::Brackets { head, .. } if head.is_empty() && (fits(lead_width + 1) || split_lead.is_none()) => {
+            return format!("{lead}{}", broken(value, indent, lead_width, 0));
+        }
         Expr::Brackets { head, .. } if fits(lead_width + width(head) + 1) => {
             return format!("{lead}{}", broken(value, indent, lead_width, 0));
         }

@@ -29,15 +29,14 @@ fn schemas(model: &Model) -> String {
     out.push_str("\"\"\"The registry's schema files as pinned (base URI, digest, text), in registry order.\"\"\"\n\n");
     out.push_str("import concord_runtime\n\n");
     out.push_str("PINNED_SCHEMAS: tuple[concord_runtime.PinnedDocument, ...] = (\n");
-    // Long lines by nature, the pinned texts escaped: excused from the line limit.
-    let line = |line: String| if layout::overlong(&line) { line + "  # noqa: E501\n" } else { line + "\n" };
+    // A text too long for a line is written a line of the file at a time.
+    let argument = |name: &str, value: &str| format!("        {name}={},\n", layout::string(&string_literal(value), 8, 9 + name.len(), 1));
     for module in &model.modules {
-        out.push_str(&format!(
-            "    concord_runtime.PinnedDocument(\n{}{}{}    ),\n",
-            line(format!("        uri={},", string_literal(&module.base))),
-            line(format!("        digest={},", string_literal(&module.digest))),
-            line(format!("        text={},", string_literal(&module.text)))
-        ));
+        out.push_str("    concord_runtime.PinnedDocument(\n");
+        out.push_str(&argument("uri", &module.base));
+        out.push_str(&argument("digest", &module.digest));
+        out.push_str(&argument("text", &module.text));
+        out.push_str("    ),\n");
     }
     out.push_str(")\n");
     // What `python -m concord_runtime validate` names, as `concord validate` does.
@@ -49,11 +48,14 @@ fn schemas(model: &Model) -> String {
             names.insert(0, model.get(id).name.clone());
         }
         for name in names {
-            out.push_str(&line(format!("    {}: {path},", string_literal(&name))));
+            // The key leaves room for `: (`; the value starts after its last line.
+            let key = layout::string(&string_literal(&name), 4, 4, 3);
+            let column = layout::width(key.rsplit('\n').next().unwrap_or(&key)) + if key.contains('\n') { 2 } else { 6 };
+            out.push_str(&format!("    {key}: {},\n", layout::string(&path, 4, column, 1)));
         }
     }
     out.push_str("}\n\"\"\"The record types with a pinned schema, by root name and by `Entry.Type`: their path in the package.\"\"\"\n");
-    out
+    layout::excuse_long_lines(&out)
 }
 
 /// `_runtime.py`, which `__init__.py` imports first: a concord_runtime that
@@ -115,13 +117,15 @@ fn module(model: &Model, index: usize) -> String {
     // so nothing is built twice and no chain is walked recursively at import.
     let mut blocks: Vec<String> = Vec::new();
     let alias_rank = alias_ranks(model);
+    // A versioned envelope's constants stand before its class, which reads them.
+    let defined = |id: TypeId, pending: &[TypeId]| versions(model, id).map(|(block, _)| block).into_iter().chain([definition(model, id, pending)]);
     for component in model::components(model.types.len(), model.ids().filter(in_module), |id| model.references(id)) {
         if !in_module(&component[0]) {
             continue;
         }
         let cyclic = component.len() > 1 || model.references(component[0]).contains(&component[0]);
         if !cyclic {
-            blocks.push(definition(model, component[0], &[]));
+            blocks.extend(defined(component[0], &[]));
             continue;
         }
         // A recursion cycle: its classes first, their annotations naming the
@@ -130,28 +134,13 @@ fn module(model: &Model, index: usize) -> String {
         let is_class = |id: &TypeId| is_class(model, *id);
         let (classes, mut aliases): (Vec<TypeId>, Vec<TypeId>) = component.iter().partition(|id| is_class(id));
         aliases.sort_by_key(|id| alias_rank[id.0]);
-        blocks.extend(classes.iter().chain(&aliases).map(|id| definition(model, *id, &component)));
+        blocks.extend(classes.iter().chain(&aliases).flat_map(|id| defined(*id, &component)));
         if !classes.is_empty() {
             blocks.push(classes.iter().map(|id| format!("{}.model_rebuild()\n", class_name(model, *id))).collect());
         }
     }
-    // Each versioned envelope's versions, as constants (ADR 0005's SUPPORTED_..._VERSIONS).
-    for id in model.ids().filter(in_module) {
-        if let model::TypeKind::Struct(Struct { version: Some(version), .. }) = &model.get(id).kind {
-            let (all, current) = crate::naming::version_constants(&model.get(id).name);
-            let listed: Vec<String> = version.supported.iter().map(i64::to_string).collect();
-            let name = &model.get(id).name;
-            let mut block = assignment(0, &all, Some("tuple[int, ...]"), Some(&format!("({},)", listed.join(", "))));
-            block.push_str(&docstring(
-                &Some(format!("The versions of `{name}` this binding reads (`{}`); any other is refused as `unsupported-version`.", version.field)),
-                "",
-            ));
-            block.push_str(&assignment(0, &current, Some("int"), Some(&version.current().to_string())));
-            block.push_str(&docstring(&Some(format!("The current version of `{name}`: the largest supported, for new envelopes.")), ""));
-            blocks.push(block);
-        }
-    }
     let mut names: Vec<String> = model.ids().filter(in_module).map(|id| class_name(model, id)).collect();
+    names.extend(model.ids().filter(in_module).filter_map(|id| versions(model, id)).flat_map(|(_, constants)| constants));
     names.sort_by(|a, b| isort_order(a, b));
     let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
     blocks.push(assignment(0, "__all__", None, Some(&format!("[{}]", names.join(", ")))));
@@ -207,6 +196,23 @@ fn module(model: &Model, index: usize) -> String {
     out.push_str(if blocks[0].starts_with("class ") { "\n\n" } else { "\n" });
     out.push_str(&body);
     out
+}
+
+/// A versioned envelope's constants (`SUPPORTED_..._VERSIONS`,
+/// docs/decisions/versioned-envelopes.md): their block, and their names.
+fn versions(model: &Model, id: TypeId) -> Option<(String, [String; 2])> {
+    let TypeKind::Struct(Struct { version: Some(version), .. }) = &model.get(id).kind else { return None };
+    let name = &model.get(id).name;
+    let (all, current) = crate::naming::version_constants(name);
+    let listed: Vec<String> = version.supported.iter().map(i64::to_string).collect();
+    let mut block = assignment(0, &all, Some("tuple[int, ...]"), Some(&format!("({},)", listed.join(", "))));
+    block.push_str(&docstring(
+        &Some(format!("The versions of `{name}` this binding reads (`{}`); any other is refused as `unsupported-version`.", version.field)),
+        "",
+    ));
+    block.push_str(&assignment(0, &current, Some("int"), Some(&version.current().to_string())));
+    block.push_str(&docstring(&Some(format!("The current version of `{name}`: the largest supported, for new envelopes.")), ""));
+    Some((block, [all, current]))
 }
 
 /// Whether a type is written as a class (an object type, or a registry
@@ -286,15 +292,16 @@ fn record_constants(def: &TypeDef) -> String {
 
 /// A union as pydantic's tagged union: a callable discriminator from the
 /// runtime reads the tag (or the JSON type) as the Rust bindings do, and
-/// each branch carries its key as a `pydantic.Tag`, marked so that the
-/// runtime leaves it out of a refusal's JSON pointer.
+/// each branch carries its key as a `pydantic.Tag`. The runtime leaves the
+/// tag out of a refusal's JSON pointer by its place in the core schema
+/// (`concord_runtime.unions.without_tags`), so a key spelled alike stays.
 fn union_type(model: &Model, body: &Union, pending: &[String]) -> String {
     let branches: Vec<String> = body
         .branches
         .iter()
         .map(|branch| {
             let ty = layout::quote_pending(&python_type(model, &branch.shape), pending);
-            format!("typing.Annotated[{ty}, pydantic.Tag({})]", string_literal(&format!("{TAG_MARK}{}", branch.key)))
+            format!("typing.Annotated[{ty}, pydantic.Tag({})]", string_literal(&branch.key))
         })
         .collect();
     let keys: Vec<String> = body.branches.iter().map(|branch| string_literal(&branch.key)).collect();
@@ -306,9 +313,6 @@ fn union_type(model: &Model, body: &Union, pending: &[String]) -> String {
     // Each branch inside `Annotated`, so that a quoted forward reference never stands beside `|`.
     format!("typing.Annotated[{}, pydantic.Discriminator({discriminator})]", branches.join(" | "))
 }
-
-/// What marks a branch's `pydantic.Tag` (`concord_runtime.unions.MARK`).
-const TAG_MARK: &str = "\u{1}branch:";
 
 /// An open enum (`"x-open-enum": true`): any string, the known ones listed
 /// (`concord_runtime.OpenEnum[typing.Literal[...]]`); a value is the `str`
@@ -370,7 +374,7 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         let _ = writeln!(out, "        return concord_runtime.checks.properties(data, {}, {})", bound(&count.min), bound(&count.max));
     }
     if let Some(version) = &body.version {
-        // Before anything else, as the Rust bindings read it (ADR 0005).
+        // Before anything else, as the Rust bindings read it (docs/decisions/versioned-envelopes.md).
         out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
         out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
         let (all, _) = crate::naming::version_constants(&def.name);
@@ -587,10 +591,15 @@ fn docstring(doc: &Option<String>, indent: &str) -> String {
         }
         lines.extend(wrap(&escaped, width));
     }
+    let last = lines.len().saturating_sub(1);
     let body = lines
         .iter()
         .enumerate()
-        .map(|(n, line)| if n == 0 || line.is_empty() { line.clone() } else { format!("{indent}{line}") })
+        .map(|(n, line)| {
+            let line = if n == 0 || line.is_empty() { line.clone() } else { format!("{indent}{line}") };
+            // A word longer than the line: continued, as it is, on the next.
+            layout::continued(&line, if n == 0 { indent.len() + 3 } else { 0 }, if n == last { 3 } else { 0 })
+        })
         .collect::<Vec<_>>()
         .join("\n");
     format!("{indent}\"\"\"{body}\"\"\"\n")
