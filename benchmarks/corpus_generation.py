@@ -2,7 +2,7 @@
 ``cargo typify`` (Rust) and ``datamodel-codegen`` (pydantic v2), schema by
 schema, medians of repeated runs, the three tools in turn.
 
-    python3 benchmarks/corpus_generation.py [--corpus tests/vectors/corpus] [--repeats 5] [--timeout 120]
+    python3 benchmarks/corpus_generation.py [--corpus fixtures/vectors/corpus] [--repeats 5] [--timeout 120]
 
 The schemas are laid out by ``concord survey`` (run first, into
 ``<work-dir>/survey``): ``alone/<Name>/`` is one registry per schema, its main

@@ -1,6 +1,6 @@
 //! Batch reads (per-record isolation, docs/decisions/batch-reads.md):
-//! `tests/batch/evidence.jsonl` holds good and bad records; Rust gives the
-//! outcome written in `tests/batch/evidence.outcome`, and
+//! `fixtures/batch/evidence.jsonl` holds good and bad records; Rust gives the
+//! outcome written in `fixtures/batch/evidence.outcome`, and
 //! `tests/python/test_batch.py` holds Python to the same file, so both
 //! languages report the same failed lines with the same error kinds.
 
@@ -35,8 +35,8 @@ fn describe<'a>(
 
 #[test]
 fn one_bad_line_never_aborts_the_read_and_each_is_named() {
-    let input = std::fs::read("tests/batch/evidence.jsonl").unwrap();
-    let expected = std::fs::read_to_string("tests/batch/evidence.outcome").unwrap();
+    let input = std::fs::read("fixtures/batch/evidence.jsonl").unwrap();
+    let expected = std::fs::read_to_string("fixtures/batch/evidence.outcome").unwrap();
     let outcome = batch::read_jsonl::<concord::Evidence, _>(input.as_slice(), 1024).unwrap();
     let failure = |line| outcome.failed.iter().find(|failed| failed.line == line).map(|failed| &failed.error);
     assert_eq!(describe(1..=expected.lines().count(), failure, &outcome.records), expected);
@@ -83,14 +83,14 @@ fn a_line_past_the_limit_is_skipped_unheld_and_the_next_reads() {
 
 #[test]
 fn one_bad_item_of_an_array_fails_alone() {
-    let input = std::fs::read("tests/batch/evidence-array.json").unwrap();
-    let expected = std::fs::read_to_string("tests/batch/evidence-array.outcome").unwrap();
+    let input = std::fs::read("fixtures/batch/evidence-array.json").unwrap();
+    let expected = std::fs::read_to_string("fixtures/batch/evidence-array.outcome").unwrap();
     let outcome = concord::Evidence::read_json_array(&input).unwrap();
     let failure = |index| outcome.failed.iter().find(|failed| failed.index == index).map(|failed| &failed.error);
     assert_eq!(describe(0..expected.lines().count(), failure, &outcome.records), expected);
     // What is no array of items fails as a whole, in the words of
-    // tests/batch/array-refusals.tsv, which holds the Python runtime too.
-    let refusals = std::fs::read_to_string("tests/batch/array-refusals.tsv").unwrap();
+    // fixtures/batch/array-refusals.tsv, which holds the Python runtime too.
+    let refusals = std::fs::read_to_string("fixtures/batch/array-refusals.tsv").unwrap();
     for (input, message) in refusals.lines().map(|line| line.split_once('\t').unwrap()) {
         let error = concord::Evidence::read_json_array(input.as_bytes()).unwrap_err();
         assert_eq!(error.to_string(), message, "{input}");

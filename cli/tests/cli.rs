@@ -139,7 +139,7 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     let python = python();
     let work_dir = workspace().join("target/concord-roundtrip");
     let work = work_dir.to_str().unwrap();
-    let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", "tests/roundtrip", "--work-dir", work, "--python", &python]);
+    let output = concord(&["roundtrip", "--registry", "registry", "--fixtures", "fixtures/roundtrip", "--work-dir", work, "--python", &python]);
     assert!(output.status.success(), "{}", text(&output));
     let summary = text(&output);
     let last = summary.lines().last().unwrap();
@@ -151,7 +151,7 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     let fixtures = tempfile::tempdir().unwrap();
     let cases = fixtures.path().join("Evidence");
     std::fs::create_dir_all(&cases).unwrap();
-    let minimal = std::fs::read(workspace().join("tests/roundtrip/Evidence/minimal.json")).unwrap();
+    let minimal = std::fs::read(workspace().join("fixtures/roundtrip/Evidence/minimal.json")).unwrap();
     std::fs::write(cases.join("same.json"), &minimal).unwrap();
     std::fs::write(cases.join("changed.json"), &minimal).unwrap();
     std::fs::write(cases.join("changed.out.json"), b"{}").unwrap();

@@ -1,4 +1,4 @@
-//! `tests/constructs`: the constructs concord binds beyond plain objects
+//! `fixtures/constructs`: the constructs concord binds beyond plain objects
 //! (assertions on strings, numbers, arrays and objects; roots that are
 //! arrays, enums or a `$ref`; `$defs`-only documents; `definitions` and
 //! `$anchor` targets; unions; `allOf`; the assertion engine's keywords;
@@ -13,7 +13,7 @@ use common::*;
 fn constructs_round_trip_in_both_languages() {
     let python = python();
     let work = workspace().join("target/concord-roundtrip");
-    let args = ["roundtrip", "--registry", "tests/constructs/registry", "--fixtures", "tests/constructs/roundtrip", "--work-dir"];
+    let args = ["roundtrip", "--registry", "fixtures/constructs/registry", "--fixtures", "fixtures/constructs/roundtrip", "--work-dir"];
     let output = concord(&[&args[..], &[work.to_str().unwrap(), "--python", &python]].concat());
     assert!(output.status.success(), "{}", text(&output));
     let passed: usize = text(&output).lines().last().unwrap().split(' ').next().unwrap().parse().unwrap();
@@ -26,7 +26,7 @@ fn constructs_round_trip_in_both_languages() {
 #[test]
 fn a_reference_into_another_entry_is_its_type() {
     use concord_codegen::model::{Shape, TypeKind};
-    let model = concord_cli::load(&workspace().join("tests/constructs/registry")).unwrap();
+    let model = concord_cli::load(&workspace().join("fixtures/constructs/registry")).unwrap();
     let crossref = model.types.iter().find(|t| t.name == "Crossref").unwrap();
     let TypeKind::Struct(body) = &crossref.kind else { panic!("{crossref:?}") };
     let level = &body.fields[0];
@@ -34,7 +34,7 @@ fn a_reference_into_another_entry_is_its_type() {
     assert_eq!((model.get(id).name.as_str(), model.modules[model.get(id).module].name.as_str()), ("Level", "Level"));
     assert_eq!(body.fields[1].shape, Shape::Any, "a place with no type of its own");
 
-    let files = concord_codegen::Config::new().registry(workspace().join("tests/constructs/registry")).generate().unwrap();
+    let files = concord_codegen::Config::new().registry(workspace().join("fixtures/constructs/registry")).generate().unwrap();
     let rust = &files[0].contents;
     assert!(rust.contains("pub level: Option<super::level::Level>,"), "the Rust path to the other module");
     let python = files.iter().find(|f| f.path.ends_with("crossref.py")).unwrap();
@@ -46,7 +46,7 @@ fn a_reference_into_another_entry_is_its_type() {
 /// read first (the round-trip fixtures `Envelope/` hold both languages to it).
 #[test]
 fn a_versioned_envelope_has_its_versions_as_constants() {
-    let files = concord_codegen::Config::new().registry(workspace().join("tests/constructs/registry")).generate().unwrap();
+    let files = concord_codegen::Config::new().registry(workspace().join("fixtures/constructs/registry")).generate().unwrap();
     let rust = &files[0].contents;
     assert!(rust.contains("pub const SUPPORTED_EXTENSION_VERSIONS: &[i64] = &[1, 2];"), "Rust constants");
     assert!(rust.contains("pub const EXTENSION_VERSION: i64 = 2;"));

@@ -1,5 +1,5 @@
 //! `concord diff`: each rule's pair of tiny registries gives the findings
-//! written beside it (tests/diff/<case>/expected.json), every row of the
+//! written beside it (fixtures/diff/<case>/expected.json), every row of the
 //! rule table is reported by some case, the doc's table is the code's, and
 //! the command line's report, exit status and `--against` work as documented.
 
@@ -42,7 +42,7 @@ fn sorted(mut values: Vec<Value>) -> Vec<Value> {
 
 #[test]
 fn every_rule_gives_its_findings() {
-    let cases = workspace().join("tests/diff");
+    let cases = workspace().join("fixtures/diff");
     let mut names: Vec<String> = std::fs::read_dir(&cases)
         .unwrap()
         .filter_map(|entry| {
@@ -70,14 +70,14 @@ fn every_rule_gives_its_findings() {
     assert!(missing.is_empty(), "rules no case reports: {missing:?}");
 }
 
-/// Cases for the rows no pair of tests/diff/ reports, written here rather
+/// Cases for the rows no pair of fixtures/diff/ reports, written here rather
 /// than there (every pair there is also an end-to-end case of
 /// cli/tests/evolution.rs): checks each case's findings, and returns the
 /// rules they report.
 fn situations_no_case_has() -> Vec<Rule> {
     let mut seen = Vec::new();
     // A typed map becoming a growth point: the pair of a growth point becoming one, read the other way.
-    let case = workspace().join("tests/diff/policy-typed-map-from-growth-point");
+    let case = workspace().join("fixtures/diff/policy-typed-map-from-growth-point");
     let (old, new) = (case.join("new"), case.join("old"));
     let found = diff(&old, &new);
     let expected = json!([{"rule": "policy-typed-map", "severity": "error", "breaks": ["forward"], "type": "Thing.Inner", "path": "/inner"}]);
@@ -147,7 +147,7 @@ fn an_unchanged_registry_has_no_findings_and_a_registry_diffed_with_itself_passe
 /// The table, `--format json`, and the exit status against `--fail-on`.
 #[test]
 fn the_report_and_the_exit_status_follow_fail_on() {
-    let case = workspace().join("tests/diff/property-added-default");
+    let case = workspace().join("fixtures/diff/property-added-default");
     let (old, new) = (case.join("old"), case.join("new"));
     let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
     // A warning: passes at the default --fail-on error, fails at warning.
@@ -169,7 +169,7 @@ fn the_report_and_the_exit_status_follow_fail_on() {
     assert_eq!(report["findings"][0]["location"], format!("{new}/thing.schema.json#/$defs/Inner/properties/note"));
 
     // An error fails at the default; a registry that cannot be read exits 2.
-    let case = workspace().join("tests/diff/property-added-closed");
+    let case = workspace().join("fixtures/diff/property-added-closed");
     let output = concord(&["diff", case.join("old").to_str().unwrap(), case.join("new").to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let output = concord(&["diff", "no/such/registry", new]);
@@ -188,7 +188,7 @@ fn against_a_git_revision() {
         assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     };
     git(&["init", "-q"]);
-    let case = workspace().join("tests/diff/enum-value-added");
+    let case = workspace().join("fixtures/diff/enum-value-added");
     let registry = repository.join("schemas");
     let copy = |side: &str| {
         std::fs::create_dir_all(&registry).unwrap();

@@ -1,4 +1,4 @@
-//! The checker against what happens to data. Every case of tests/diff (but
+//! The checker against what happens to data. Every case of fixtures/diff (but
 //! those about entries and versions, which have no pair of types) becomes
 //! one entry of an old and of a new registry; both are generated and built
 //! in both languages, and each side's records go through the other side's
@@ -123,7 +123,7 @@ fn same_record(a: &str, b: &str) -> bool {
 
 #[test]
 fn old_and_new_bindings_do_to_data_what_the_checker_says() {
-    let root = workspace().join("tests/diff");
+    let root = workspace().join("fixtures/diff");
     let mut cases: Vec<(String, PathBuf)> = std::fs::read_dir(&root)
         .unwrap()
         .map(|entry| entry.unwrap().path())

@@ -72,14 +72,14 @@ fn a_chain_of_a_thousand_nested_types_imports_and_reads() {
     assert!(read.status.success(), "{}", text(&read));
 }
 
-/// `tests/quirks`: a `$defs` alias of null (its Python type is `None`, and
+/// `fixtures/quirks`: a `$defs` alias of null (its Python type is `None`, and
 /// `Nothing | None` would be `None | None`), names pydantic warns about, and
 /// recursion through an alias, run through both languages.
 #[test]
 fn quirks_round_trip_in_both_languages_and_import_without_warnings() {
     let python = python();
     let work = workspace().join("target/concord-roundtrip");
-    let args = ["roundtrip", "--registry", "tests/quirks/registry", "--fixtures", "tests/quirks/roundtrip", "--work-dir"];
+    let args = ["roundtrip", "--registry", "fixtures/quirks/registry", "--fixtures", "fixtures/quirks/roundtrip", "--work-dir"];
     let output = concord(&[&args[..], &[work.to_str().unwrap(), "--python", &python]].concat());
     assert!(output.status.success(), "{}", text(&output));
     assert!(text(&output).ends_with(" passed, 0 failed\n"), "{}", text(&output));
@@ -88,7 +88,7 @@ fn quirks_round_trip_in_both_languages_and_import_without_warnings() {
 
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("generated");
-    let generate = concord(&["generate", "--registry", "tests/quirks/registry", "--out", out.to_str().unwrap()]);
+    let generate = concord(&["generate", "--registry", "fixtures/quirks/registry", "--out", out.to_str().unwrap()]);
     assert!(generate.status.success(), "{}", text(&generate));
     let import = run_python(&out, "import concord_registry as m\nassert m.Quirks.model_fields['mro_'].alias == 'mro'\n");
     assert!(import.status.success(), "{}", text(&import));
@@ -234,7 +234,7 @@ fn generated_python_is_ruff_formatted_and_clean_under_ruff_and_mypy() {
     let packages = scratch.path().join("packages");
     std::fs::create_dir_all(&packages).unwrap();
     let long = long_registry(scratch.path());
-    let registries = [("constructs", workspace().join("tests/constructs/registry")), ("quirks", workspace().join("tests/quirks/registry")), ("long", long)];
+    let registries = [("constructs", workspace().join("fixtures/constructs/registry")), ("quirks", workspace().join("fixtures/quirks/registry")), ("long", long)];
     for (name, registry) in &registries {
         let out = scratch.path().join(name);
         let generate = concord(&["generate", "--registry", registry.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -276,7 +276,7 @@ fn every_generated_python_line_fits_the_line_limit() {
     let scratch = tempfile::tempdir().unwrap();
     let long = long_registry(scratch.path());
     let mut registries: Vec<PathBuf> =
-        ["registry", "tests/constructs/registry", "tests/quirks/registry", "tests/validation/registry"].iter().map(|path| workspace().join(path)).collect();
+        ["registry", "fixtures/constructs/registry", "fixtures/quirks/registry", "fixtures/validation/registry"].iter().map(|path| workspace().join(path)).collect();
     registries.push(long);
     let mut checked = 0;
     for registry in &registries {
@@ -329,7 +329,7 @@ fn split_strings_and_continued_docstrings_read_back_exactly() {
 /// schema writes them (the runtime tells a tag from a key by the schema).
 #[test]
 fn version_constants_come_first_and_union_tags_read_as_written() {
-    let files = concord_codegen::Config::new().registry(workspace().join("tests/constructs/registry")).generate().unwrap();
+    let files = concord_codegen::Config::new().registry(workspace().join("fixtures/constructs/registry")).generate().unwrap();
     let python = |name: &str| &files.iter().find(|file| file.path.ends_with(name)).unwrap().contents;
     let envelope = python("envelope.py");
     let at = |text: &str| envelope.find(text).unwrap_or_else(|| panic!("{text}: {envelope}"));

@@ -1,5 +1,5 @@
 //! `validate` in both languages (docs/validation.md). The shared set in
-//! `tests/validation` (every keyword family, a pattern, nested errors,
+//! `fixtures/validation` (every keyword family, a pattern, nested errors,
 //! several at once, the strict profile) gets the same verdict and the same
 //! notes, byte for byte, from `concord validate` and `python -m
 //! concord_runtime validate`, and from the Python API on parsed values; no
@@ -14,14 +14,14 @@ use std::process::Command;
 
 /// The shared set's inputs and, beside them in `notes/`, what `validate` prints for each.
 fn cases() -> Vec<(String, PathBuf, String)> {
-    let instances = workspace().join("tests/validation/instances/Checked");
+    let instances = workspace().join("fixtures/validation/instances/Checked");
     let mut cases: Vec<(String, PathBuf, String)> = std::fs::read_dir(&instances)
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
         .map(|path| {
             let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
-            let notes = workspace().join("tests/validation/notes/Checked").join(format!("{name}.txt"));
+            let notes = workspace().join("fixtures/validation/notes/Checked").join(format!("{name}.txt"));
             let expected = std::fs::read_to_string(&notes).unwrap_or_else(|error| panic!("{}: {error}", notes.display()));
             (name, path, expected)
         })
@@ -39,7 +39,7 @@ fn run(command: &mut Command) -> (Option<i32>, String) {
 #[test]
 fn both_languages_give_the_same_notes_and_never_the_value() {
     let python = python();
-    let registry = workspace().join("tests/validation/registry");
+    let registry = workspace().join("fixtures/validation/registry");
     let generated = tempfile::tempdir().unwrap();
     let files = concord_codegen::Config::new().registry(&registry).generate().unwrap();
     concord_codegen::write_files(generated.path(), &files).unwrap();
@@ -76,7 +76,7 @@ for path in sys.argv[1:]:
     for ((name, input, expected), (code, printed, parsed)) in cases.iter().zip(answers) {
         let rust = run(Command::new(env!("CARGO_BIN_EXE_concord")).args(["validate", "--registry"]).arg(&registry).arg("Checked").arg(input));
         assert_eq!(rust, (code, printed), "{name}: Rust, then Python");
-        assert_eq!(&rust.1, expected, "{name}: what validate prints is tests/validation/notes/Checked/{name}.txt");
+        assert_eq!(&rust.1, expected, "{name}: what validate prints is fixtures/validation/notes/Checked/{name}.txt");
         let refused = expected != "ok\n";
         assert_eq!(rust.0, Some(if refused { 1 } else { 0 }), "{name}");
         // A document outside the strict profile is no value to parse; every other gets the same notes.
@@ -98,7 +98,7 @@ for path in sys.argv[1:]:
 fn the_types_refuse_exactly_what_the_validator_refuses() {
     let python = python();
     let work = workspace().join("target/concord-roundtrip");
-    let args = ["roundtrip", "--registry", "tests/validation/registry", "--fixtures", "tests/validation/instances", "--work-dir"];
+    let args = ["roundtrip", "--registry", "fixtures/validation/registry", "--fixtures", "fixtures/validation/instances", "--work-dir"];
     let output = concord(&[&args[..], &[work.to_str().unwrap(), "--python", &python]].concat());
     assert!(output.status.success(), "{}", text(&output));
     assert!(text(&output).ends_with(&format!("{} passed, 0 failed\n", cases().len())), "{}", text(&output));

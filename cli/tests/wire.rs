@@ -154,7 +154,7 @@ fn a_wrong_shape_anywhere_gets_one_verdict() {
     for root in ["ClsArtifact", "Evidence"] {
         let dir = scratch.path().join(root);
         std::fs::create_dir_all(&dir).unwrap();
-        let record: Value = serde_json::from_slice(&std::fs::read(workspace().join(format!("tests/roundtrip/{root}/full.json"))).unwrap()).unwrap();
+        let record: Value = serde_json::from_slice(&std::fs::read(workspace().join(format!("fixtures/roundtrip/{root}/full.json"))).unwrap()).unwrap();
         let mut paths = Vec::new();
         positions(&record, vec![], &mut paths);
         let mut write = |text: String| {
@@ -185,7 +185,7 @@ fn a_wrong_shape_anywhere_gets_one_verdict() {
     all_agree("registry", scratch.path(), count);
 }
 
-/// The same hunt over `tests/constructs` (unions, tuples, merged types, open
+/// The same hunt over `fixtures/constructs` (unions, tuples, merged types, open
 /// enums, typed ids, engine-checked keywords, references between entries):
 /// every value of every record that must be accepted replaced by values of
 /// other shapes, each of which both languages must decide alike.
@@ -197,7 +197,7 @@ fn a_wrong_shape_anywhere_in_the_constructs_gets_one_verdict() {
         9007199254740991_i64, 1e300, {"": 0}, [1.5], "started", {"kind": "started"}, "high",
         "run_0190b7a2-5c1e-7d3f-8a2b-0123456789ab", ["abc", 7], ["a", 1, 2]
     ]);
-    let fixtures = workspace().join("tests/constructs/roundtrip");
+    let fixtures = workspace().join("fixtures/constructs/roundtrip");
     let scratch = tempfile::tempdir().unwrap();
     let mut count = 0;
     let mut roots: Vec<_> = std::fs::read_dir(&fixtures).unwrap().map(|entry| entry.unwrap().path()).collect();
@@ -229,7 +229,7 @@ fn a_wrong_shape_anywhere_in_the_constructs_gets_one_verdict() {
         }
     }
     assert!(count > 4000, "{count} cases");
-    all_agree("tests/constructs/registry", scratch.path(), count);
+    all_agree("fixtures/constructs/registry", scratch.path(), count);
 }
 
 /// Runs `count` `.agree` fixtures in `fixtures` through both bindings of

@@ -4,11 +4,11 @@ use concord_codegen::schema::keywords;
 use std::path::Path;
 
 /// Every keyword the Draft 2020-12 meta-schema and its vocabularies declare
-/// (`tests/vectors/metaschema-2020-12`) has a row in the table: none can be
+/// (`fixtures/vectors/metaschema-2020-12`) has a row in the table: none can be
 /// forgotten, and so none can be dropped by omission.
 #[test]
 fn every_keyword_of_the_meta_schema_is_in_the_table() {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/metaschema-2020-12");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/vectors/metaschema-2020-12");
     let mut seen = 0;
     for entry in std::fs::read_dir(&folder).unwrap() {
         let path = entry.unwrap().path();

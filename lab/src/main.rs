@@ -17,13 +17,13 @@ struct Lab {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Survey a corpus of Draft 2020-12 schemas (tests/vectors/corpus's layout):
+    /// Survey a corpus of Draft 2020-12 schemas (fixtures/vectors/corpus's layout):
     /// which generate, compile and import, alone and as one registry, and
     /// whether every instance reads with equal bytes in both languages and
     /// each language's types give its validator's verdict.
     /// Prints a markdown table; exits 1 when an instance disagrees.
     Survey {
-        #[arg(long, default_value = "tests/vectors/corpus")]
+        #[arg(long, default_value = "fixtures/vectors/corpus")]
         corpus: PathBuf,
         /// Also write the table here.
         #[arg(long)]

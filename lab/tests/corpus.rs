@@ -1,5 +1,5 @@
 //! The corpus survey as a test: the real-world Draft 2020-12 schemas of
-//! `tests/vectors/corpus` (copied unchanged from `../shared/corpus`, source
+//! `fixtures/vectors/corpus` (copied unchanged from `../shared/corpus`, source
 //! and license per schema in its `MANIFEST.tsv`) go through `concord
 //! survey`'s machinery, one combined registry compiled once, and every
 //! instance of a bound schema must be read by both languages with equal
@@ -7,7 +7,7 @@
 //! verdict (`Outcome::Disagreed` otherwise). No fewer schemas may bind and
 //! no fewer instances agree than docs/proof.md records.
 //!
-//! The corpus is read from `$CONCORD_CORPUS`, else `tests/vectors/corpus`;
+//! The corpus is read from `$CONCORD_CORPUS`, else `fixtures/vectors/corpus`;
 //! a missing folder fails the test. The report and the table:
 //! `cargo nextest run -p concord-lab --test corpus --no-capture`.
 
@@ -26,8 +26,8 @@ const BOUND_AT_LEAST: usize = 31;
 const AGREEING_AT_LEAST: usize = 76;
 
 fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("CONCORD_CORPUS").map(PathBuf::from).unwrap_or_else(|| workspace().join("tests/vectors/corpus"));
-    assert!(dir.join("MANIFEST.tsv").is_file(), "no corpus at {}: set CONCORD_CORPUS to a folder laid out as tests/vectors/corpus", dir.display());
+    let dir = std::env::var_os("CONCORD_CORPUS").map(PathBuf::from).unwrap_or_else(|| workspace().join("fixtures/vectors/corpus"));
+    assert!(dir.join("MANIFEST.tsv").is_file(), "no corpus at {}: set CONCORD_CORPUS to a folder laid out as fixtures/vectors/corpus", dir.display());
     dir
 }
 

@@ -1,7 +1,7 @@
 //! Generator fuzzing (`concord fuzz-schemas`, docs/fuzzing.md): its findings
 //! kept as regression tests, and a short fixed-seed pass of its grammar.
 //!
-//! Every file of `tests/generator-findings` (a folder there is one case of
+//! Every file of `fixtures/generator-findings` (a folder there is one case of
 //! several documents, `main.schema.json` first) either generates or is
 //! refused with diagnostics that name the file and the place, never a
 //! panic; what generates is built as one registry (one cargo build) and
@@ -56,7 +56,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
 
 /// Every finding as a registry entry, by its short name.
 fn findings() -> Vec<(String, Entry)> {
-    let dir = workspace().join("tests/generator-findings");
+    let dir = workspace().join("fixtures/generator-findings");
     let mut items: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|item| item.unwrap().path()).collect();
     items.sort();
     items
@@ -85,7 +85,7 @@ fn every_finding_generates_or_is_refused_where_it_says_and_what_generates_builds
     let findings = findings();
     let listed: Vec<&str> = EXPECTED.iter().map(|(name, _)| *name).collect();
     let present: Vec<&str> = findings.iter().map(|(short, _)| short.as_str()).collect();
-    assert_eq!(present, listed, "each file of tests/generator-findings has its line in EXPECTED, in order");
+    assert_eq!(present, listed, "each file of fixtures/generator-findings has its line in EXPECTED, in order");
 
     let mut accepted = Vec::new();
     for ((short, entry), (_, expected)) in findings.into_iter().zip(EXPECTED) {

@@ -4,13 +4,13 @@
 //! the groups it refuses must be refused at generation time, naming a file
 //! and a pointer. One combined registry, compiled once.
 //!
-//! `tests/vectors/json-schema-test-suite.tsv` records which groups bind: a
+//! `fixtures/vectors/json-schema-test-suite.tsv` records which groups bind: a
 //! ratchet, so the count can only go up. After the generator binds more,
 //! record it with `CONCORD_RECORD_SUITE=1 cargo nextest run -p concord-lab
 //! --test test_suite` (the count is quoted in docs/proof.md).
 //!
 //! The suite is read from `$CONCORD_TEST_SUITE`, else
-//! `tests/vectors/json-schema-test-suite` (copied from the suite, MIT, see its LICENSE).
+//! `fixtures/vectors/json-schema-test-suite` (copied from the suite, MIT, see its LICENSE).
 
 mod common;
 
@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
-const RECORD: &str = "tests/vectors/json-schema-test-suite.tsv";
+const RECORD: &str = "fixtures/vectors/json-schema-test-suite.tsv";
 
 fn suite_dir() -> PathBuf {
-    let dir = std::env::var_os("CONCORD_TEST_SUITE").map(PathBuf::from).unwrap_or_else(|| workspace().join("tests/vectors/json-schema-test-suite"));
+    let dir = std::env::var_os("CONCORD_TEST_SUITE").map(PathBuf::from).unwrap_or_else(|| workspace().join("fixtures/vectors/json-schema-test-suite"));
     assert!(dir.is_dir(), "no JSON-Schema-Test-Suite at {}: set CONCORD_TEST_SUITE to its tests/draft2020-12 folder", dir.display());
     dir
 }

@@ -1,5 +1,5 @@
 """Batch reads in Python: the same outcome as tests/batch.rs gives in Rust (the file
-tests/batch/evidence.outcome), and a line past the limit skipped without being held."""
+fixtures/batch/evidence.outcome), and a line past the limit skipped without being held."""
 
 import io
 from pathlib import Path

@@ -31,7 +31,7 @@ from concord_runtime import (
 from concord_runtime._json import format_float
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOATS = json.loads((ROOT / "tests/vectors/floats.json").read_text())["vectors"]
+FLOATS = json.loads((ROOT / "fixtures/vectors/floats.json").read_text())["vectors"]
 
 
 def test_every_float_vector_is_laid_out_alike_by_core_and_oracle() -> None:
@@ -240,7 +240,7 @@ def outcome(action: Any) -> str:
     return f"{record.to_json()!r} {digest}"
 
 
-FIXTURES = sorted((ROOT / "tests/roundtrip").glob("*/*.json"))
+FIXTURES = sorted((ROOT / "fixtures/roundtrip").glob("*/*.json"))
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}")

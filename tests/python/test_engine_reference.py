@@ -6,7 +6,7 @@ every test of ``draft2020-12/*.json`` and ``optional/*.json`` (not
 
 Each test gets three verdicts: concord's, the reference's and the suite's. Every
 test where they are not all equal is recorded, with the class of its cause, in
-tests/vectors/engine-differences.tsv (the classes are explained at its top and
+fixtures/vectors/engine-differences.tsv (the classes are explained at its top and
 in docs/validation.md); the test fails on a new difference and on one that is
 gone. Groups whose schema neither engine can check (a remote ``$ref``: concord
 refuses to build it, the reference cannot resolve it, nothing is fetched) are
@@ -29,8 +29,8 @@ import referencing.exceptions
 from concord_runtime import _core
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = Path(os.environ.get("CONCORD_TEST_SUITE", ROOT / "tests/vectors/json-schema-test-suite"))
-RECORD = ROOT / "tests/vectors/engine-differences.tsv"
+SUITE = Path(os.environ.get("CONCORD_TEST_SUITE", ROOT / "fixtures/vectors/json-schema-test-suite"))
+RECORD = ROOT / "fixtures/vectors/engine-differences.tsv"
 # A document without `$id` is known by its place in the registry.
 REGISTRY_URI = "https://registry.concord.invalid/suite.json"
 

@@ -1,5 +1,5 @@
 """JSON Schema ``pattern`` in Python: pydantic's ``Field(pattern=translated)`` on a
-strict ``str`` gives the verdicts of the shared table (tests/vectors/patterns.json),
+strict ``str`` gives the verdicts of the shared table (fixtures/vectors/patterns.json),
 which the Rust runtime's pattern tests check for ``concord_runtime::pattern``."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pydantic
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLE: list[dict[str, Any]] = json.loads((ROOT / "tests/vectors/patterns.json").read_text())["patterns"]
+TABLE: list[dict[str, Any]] = json.loads((ROOT / "fixtures/vectors/patterns.json").read_text())["patterns"]
 TRANSLATED = [entry for entry in TABLE if "translated" in entry]
 
 

@@ -1,5 +1,5 @@
 //! `concord-lab survey --corpus DIR`: the Draft 2020-12 schemas of a corpus laid
-//! out as `tests/vectors/corpus` is (`MANIFEST.tsv`, `schemas/<name>.schema.json`
+//! out as `fixtures/vectors/corpus` is (`MANIFEST.tsv`, `schemas/<name>.schema.json`
 //! with its bundle under `schemas/<name>/`, `instances/<name>/<n>.json` and
 //! `SOURCES.tsv`), as survey candidates, and the survey as a markdown table.
 //!

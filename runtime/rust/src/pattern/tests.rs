@@ -1,11 +1,11 @@
-//! The shared table `tests/vectors/patterns.json`, which the Python test
+//! The shared table `fixtures/vectors/patterns.json`, which the Python test
 //! (tests/python/test_patterns.py) reads too: translations, ECMA verdicts, refusals.
 
 use super::{translate, Pattern};
 use serde_json::Value;
 
 fn table() -> Vec<Value> {
-    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors/patterns.json"));
+    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/vectors/patterns.json"));
     let document: Value = serde_json::from_str(text).expect("patterns.json is JSON");
     document["patterns"].as_array().expect("a list of patterns").clone()
 }

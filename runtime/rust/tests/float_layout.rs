@@ -1,12 +1,12 @@
-//! The Rust float writer against the shared layout vectors (`tests/vectors/floats.json`),
+//! The Rust float writer against the shared layout vectors (`fixtures/vectors/floats.json`),
 //! which the Python runtime passes too.
 
-use concord::runtime::float;
+use concord_runtime::float;
 
 #[test]
 fn every_float_vector_is_written_as_specified() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/floats.json")).unwrap();
-    let vectors: concord::runtime::Value = concord::runtime::serde_json::from_str(&text).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/vectors/floats.json")).unwrap();
+    let vectors: concord_runtime::Value = concord_runtime::serde_json::from_str(&text).unwrap();
     let vectors = vectors["vectors"].as_array().unwrap();
     assert!(vectors.len() > 500);
     let mut failures = Vec::new();

@@ -5,14 +5,15 @@
 //! Set CONCORD_BLESS=1 to rewrite the JSONTestSuite verdict table after a
 //! deliberate change of the profile; review the diff.
 
-use concord::runtime::{canonical, read, strict};
+use concord_runtime::{canonical, read, strict};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// The workspace: the vectors and the Python runtime live there.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 /// Checks one input's answer against what its vector expects.
@@ -39,7 +40,7 @@ fn rust_answer(input: &Input) -> Value {
         return json!({"read": format!("the one-pass reader gave {fast:?}, the reference reader {reference:?}")});
     }
     // So must it when a generated type drops the value (the fast scanner, else a full read).
-    let skipped = read::from_slice::<concord::runtime::serde::de::IgnoredAny>(&input.bytes, limits);
+    let skipped = read::from_slice::<concord_runtime::serde::de::IgnoredAny>(&input.bytes, limits);
     if skipped.is_ok() != reference.is_ok() {
         return json!({"read": format!("skipping gave {skipped:?}, the reference reader {reference:?}")});
     }
@@ -116,7 +117,7 @@ fn expected_answer(case: &Value) -> Value {
 
 #[test]
 fn rust_and_python_agree_on_every_vector() {
-    let vectors = root().join("tests/vectors");
+    let vectors = root().join("fixtures/vectors");
     let mut inputs = Vec::new();
     let mut expectations: Vec<Expectation> = Vec::new();
 
@@ -223,7 +224,7 @@ fn rust_and_python_agree_on_every_vector() {
 /// must get the same answer from both runtimes, errors included.
 #[test]
 fn rust_and_python_agree_on_mutated_inputs() {
-    let vectors = root().join("tests/vectors");
+    let vectors = root().join("fixtures/vectors");
     let mut seeds: Vec<Vec<u8>> = sorted_files(&vectors.join("json-test-suite/test_parsing"))
         .iter()
         .chain(sorted_files(&vectors.join("jcs/input")).iter())
