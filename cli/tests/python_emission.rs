@@ -234,7 +234,8 @@ fn generated_python_is_ruff_formatted_and_clean_under_ruff_and_mypy() {
     let packages = scratch.path().join("packages");
     std::fs::create_dir_all(&packages).unwrap();
     let long = long_registry(scratch.path());
-    let registries = [("constructs", workspace().join("fixtures/constructs/registry")), ("quirks", workspace().join("fixtures/quirks/registry")), ("long", long)];
+    let registries =
+        [("constructs", workspace().join("fixtures/constructs/registry")), ("quirks", workspace().join("fixtures/quirks/registry")), ("long", long)];
     for (name, registry) in &registries {
         let out = scratch.path().join(name);
         let generate = concord(&["generate", "--registry", registry.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -275,8 +276,10 @@ fn every_generated_python_line_fits_the_line_limit() {
     assert!(config.contains(&format!("\nline-length = {LIMIT}\n")), "the limit is pyproject.toml's");
     let scratch = tempfile::tempdir().unwrap();
     let long = long_registry(scratch.path());
-    let mut registries: Vec<PathBuf> =
-        ["registry", "fixtures/constructs/registry", "fixtures/quirks/registry", "fixtures/validation/registry"].iter().map(|path| workspace().join(path)).collect();
+    let mut registries: Vec<PathBuf> = ["registry", "fixtures/constructs/registry", "fixtures/quirks/registry", "fixtures/validation/registry"]
+        .iter()
+        .map(|path| workspace().join(path))
+        .collect();
     registries.push(long);
     let mut checked = 0;
     for registry in &registries {
