@@ -7,7 +7,7 @@ from pathlib import Path
 from concord_registry import Evidence
 from concord_runtime import JsonError, batch
 
-BATCH = Path(__file__).resolve().parents[1] / "batch"
+BATCH = Path(__file__).resolve().parents[2] / "fixtures" / "batch"
 
 
 def describe(positions: range, failures: dict[int, batch.Failed | batch.FailedItem], records: list[Evidence]) -> str:
