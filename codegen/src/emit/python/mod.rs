@@ -227,8 +227,10 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
     let def = model.get(id);
     let pending: Vec<String> = pending.iter().map(|id| class_name(model, *id)).collect();
     let pending = &pending[..];
+    if let Some(inner) = root_value(model, def, pending) {
+        return root_class(model, id, def, &inner);
+    }
     match &def.kind {
-        TypeKind::Enum(_) | TypeKind::Alias(_) | TypeKind::Union(_) if def.is_root => root_class(model, id, def, pending),
         TypeKind::Union(body) => {
             assignment(0, &class_name(model, id), Some("typing.TypeAlias"), Some(&union_type(model, body, pending))) + &docstring(&def.doc, "")
         }
@@ -237,7 +239,6 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
             let literal = format!("typing.Literal[{}]", values.join(", "));
             assignment(0, &class_name(model, id), None, Some(&literal)) + &docstring(&def.doc, "")
         }
-        TypeKind::OpenEnum(_) | TypeKind::TypedId(_) if def.is_root => root_class(model, id, def, pending),
         TypeKind::OpenEnum(open) => open_enum_alias(&class_name(model, id), open) + &docstring(&def.doc, ""),
         TypeKind::TypedId(prefix) => {
             let annotated = format!("typing.Annotated[str, {}]", typed_id_validator(prefix));
@@ -251,10 +252,13 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
     }
 }
 
-/// A registry root that is not an object type: a `RootModel`, so that it
-/// is a record of its own.
-fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> String {
-    let inner = match &def.kind {
+/// What a registry root that is not an object type holds, as the
+/// parameter of its `RootModel`; `None` for any other type.
+fn root_value(model: &Model, def: &TypeDef, pending: &[String]) -> Option<String> {
+    if !def.is_root {
+        return None;
+    }
+    Some(match &def.kind {
         TypeKind::Enum(values) => {
             let values: Vec<String> = values.iter().map(|v| string_literal(&v.value)).collect();
             format!("typing.Literal[{}]", values.join(", "))
@@ -263,8 +267,13 @@ fn root_class(model: &Model, id: TypeId, def: &TypeDef, pending: &[String]) -> S
         TypeKind::Union(body) => union_type(model, body, pending),
         TypeKind::OpenEnum(open) => format!("concord_runtime.OpenEnum[{}]", literal(&open.values)),
         TypeKind::TypedId(prefix) => format!("typing.Annotated[str, {}]", typed_id_validator(prefix)),
-        TypeKind::Struct(_) => unreachable!("object roots are models"),
-    };
+        TypeKind::Struct(_) => return None,
+    })
+}
+
+/// A registry root that is not an object type: a `RootModel` of what it
+/// holds, so that it is a record of its own.
+fn root_class(model: &Model, id: TypeId, def: &TypeDef, inner: &str) -> String {
     let mut out = layout::class_head(&class_name(model, id), &format!("concord_runtime.RootModel[{inner}]"));
     if def.doc.is_some() {
         out.push_str(&docstring(&def.doc, "    "));
