@@ -77,8 +77,6 @@ impl Model {
         def.is_root || matches!(def.kind, TypeKind::Struct(_))
     }
 
-    /// A type's name within the registry, `Entry.Type`: unique, where type
-    /// names are unique only within their entry's module.
     /// The documents a module's records are checked against: its own first,
     /// then every entry its `$ref`s reach, directly or not (indexes into
     /// [`Model::modules`]). Their pinned texts travel with the bindings.
@@ -96,6 +94,8 @@ impl Model {
         reached
     }
 
+    /// A type's name within the registry, `Entry.Type`: unique, where type
+    /// names are unique only within their entry's module.
     pub fn label(&self, id: TypeId) -> String {
         let def = self.get(id);
         format!("{}.{}", self.modules[def.module].name, def.name)

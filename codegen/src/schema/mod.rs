@@ -140,9 +140,11 @@ pub fn read_all(registry: &Registry) -> Reading {
 fn pin_records(model: &mut Model, needs_engine: &[bool]) {
     let asserted: Vec<bool> = (0..model.modules.len()).map(|module| model.documents(module).iter().any(|&other| needs_engine[other])).collect();
     let texts: Vec<Option<Value>> = model.modules.iter().map(|module| serde_json::from_str(&module.text).ok()).collect();
-    for def in &mut model.types {
+    let records: Vec<TypeId> = model.ids().filter(|&id| model.is_record(id)).collect();
+    for id in records {
+        let def = &mut model.types[id.0];
         let placed = texts[def.module].as_ref().is_some_and(|text| text.pointer(&def.origin.pointer).is_some());
-        if placed && (def.is_root || matches!(def.kind, TypeKind::Struct(_))) {
+        if placed {
             def.pinning = if asserted[def.module] { Pinning::Asserted } else { Pinning::Pinned };
         }
     }

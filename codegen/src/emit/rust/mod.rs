@@ -439,7 +439,7 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
         TypeKind::Alias(_) => return String::new(),
     };
     let mut out = String::new();
-    if def.is_root || matches!(def.kind, TypeKind::Struct(_)) {
+    if model.is_record(id) {
         out.push_str(&record(model, def, &name));
     }
     out.push_str(&kind);
