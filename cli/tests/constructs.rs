@@ -57,3 +57,19 @@ fn a_versioned_envelope_has_its_versions_as_constants() {
     assert!(python.contains("EXTENSION_VERSION: int = 2"));
     assert!(python.contains("concord_runtime.checks.version(data, \"schema_version\", SUPPORTED_EXTENSION_VERSIONS, \"Extension\")"));
 }
+
+/// Each older-dialect entry is checked by the engine in its own dialect
+/// (`fixtures/dialects`): draft-04's boolean `exclusiveMaximum` and its
+/// missing `const`, draft-07's ignored `$ref` siblings, `dependencies` and
+/// `if`, 2019-09's applied `$ref` siblings and `$recursiveRef`. Judged by
+/// Draft 2020-12's rules, as they were, six of these twelve got the wrong
+/// verdict in both languages (or the schema failed to load).
+#[test]
+fn older_dialects_are_checked_by_their_own_rules_in_both_languages() {
+    let python = python();
+    let work = workspace().join("target/concord-roundtrip");
+    let args = ["roundtrip", "--registry", "fixtures/dialects/registry", "--fixtures", "fixtures/dialects/roundtrip", "--work-dir"];
+    let output = concord(&[&args[..], &[work.to_str().unwrap(), "--python", &python]].concat());
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).ends_with("12 passed, 0 failed\n"), "{}", text(&output));
+}

@@ -144,8 +144,11 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
         }
         resources.push((uri, contents));
     }
+    // Each document in the dialect its `$schema` names (the crate detects
+    // it per resource): a draft-07 document's `$ref` siblings are ignored, a
+    // draft-04 `exclusiveMaximum` is a boolean. Only the wrapper below, which
+    // holds nothing but `$ref`s, is 2020-12.
     let registry = Registry::new()
-        .draft(Draft::Draft202012)
         .extend(resources)
         .and_then(|builder| builder.prepare())
         .map_err(|error| format!("the schema documents cannot be registered: {error}"))?;
