@@ -108,14 +108,33 @@ fn wrong_or_missing_dialect_is_refused() {
     draft7["$schema"] = json!("https://example.com/my-dialect");
     let mut missing = object(json!({}));
     missing.as_object_mut().unwrap().remove("$schema");
-    let registry = Registry::new(&[("Old", draft7), ("Bare", missing)]);
+    let mut draft3 = object(json!({}));
+    draft3["$schema"] = json!("http://json-schema.org/draft-03/schema#");
+    let registry = Registry::new(&[("Old", draft7), ("Bare", missing), ("Three", draft3)]);
     assert_has(
         &registry.errors(),
         &[
-            "old.schema.json at /$schema: unsupported dialect \"https://example.com/my-dialect\": concord reads Draft 2020-12 only",
+            "old.schema.json at /$schema: unsupported dialect \"https://example.com/my-dialect\": concord reads Draft 2020-12 (into types), and draft-04, draft-06, draft-07 and 2019-09",
             "bare.schema.json: missing \"$schema\"",
+            "three.schema.json at /$schema: unsupported dialect \"http://json-schema.org/draft-03/schema#\"",
         ],
     );
+}
+
+/// Each spelling of a dialect's URI the engine reads is that dialect
+/// (compose-spec declares `https://json-schema.org/draft-07/schema`): the
+/// reader and the engine never take one document for two dialects.
+#[test]
+fn every_spelling_of_a_dialect_the_engine_reads_is_read() {
+    let mut compose = object(json!({"a": {"type": "string"}}));
+    compose["$schema"] = json!("https://json-schema.org/draft-07/schema");
+    let mut typed = object(json!({"a": {"type": "string"}}));
+    typed["$schema"] = json!("http://json-schema.org/draft/2020-12/schema#");
+    let registry = Registry::new(&[("Compose", compose), ("Typed", typed)]);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let root = |module: usize| &model.get(model.modules[module].root.unwrap()).kind;
+    assert!(matches!(root(0), concord_codegen::model::TypeKind::Alias(concord_codegen::model::Shape::Any)), "draft-07: checked by the engine, no types yet");
+    assert!(matches!(root(1), concord_codegen::model::TypeKind::Struct(_)), "2020-12 spelt with http and `#`: types");
 }
 
 #[test]

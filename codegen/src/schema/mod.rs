@@ -11,6 +11,7 @@
 
 mod array;
 mod compose;
+mod dialect;
 mod engine_only;
 mod enums;
 pub mod keywords;
@@ -33,16 +34,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-/// Dialects the assertion engine reads, for entries no types are made of.
-const OLDER_DIALECTS: &[&str] = &[
-    "https://json-schema.org/draft/2019-09/schema",
-    "http://json-schema.org/draft-07/schema#",
-    "http://json-schema.org/draft-07/schema",
-    "http://json-schema.org/draft-06/schema#",
-    "http://json-schema.org/draft-06/schema",
-    "http://json-schema.org/draft-04/schema#",
-    "http://json-schema.org/draft-04/schema",
-];
+pub use dialect::Dialect;
 pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 pub use reference::percent_decode;
 use scan::Scan;
@@ -291,19 +283,17 @@ impl Reader {
         if self.too_many_members(file, "", root) {
             return;
         }
-        let older = root.get("$schema").and_then(Value::as_str).is_some_and(|dialect| OLDER_DIALECTS.contains(&dialect));
-        match root.get("$schema") {
-            Some(Value::String(dialect)) if dialect == DRAFT_2020_12 => {}
-            _ if older => {}
-            Some(other) => {
-                return self.errors.push(
-                    file,
-                    "/$schema",
-                    format!("unsupported dialect {other}: concord reads Draft 2020-12 only (\"$schema\": \"{DRAFT_2020_12}\")"),
-                )
-            }
+        let older = match root.get("$schema") {
+            Some(Value::String(uri)) => match Dialect::of(uri) {
+                Some(Dialect::Draft202012) => false,
+                Some(_) => true,
+                None => {
+                    return self.errors.push(file, "/$schema", format!("unsupported dialect {:?}: concord reads {}", uri, dialect::READ));
+                }
+            },
+            Some(other) => return self.errors.push(file, "/$schema", format!("`$schema` must be a string, the dialect's URI, not {other}")),
             None => return self.errors.push(file, "", format!("missing \"$schema\": declare \"{DRAFT_2020_12}\"")),
-        }
+        };
         match root.get("$id") {
             None | Some(Value::String(_)) => {}
             Some(_) => self.errors.push(file, "/$id", "`$id` must be a string"),
