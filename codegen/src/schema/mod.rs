@@ -291,7 +291,7 @@ impl Reader {
                     return self.errors.push(file, "/$schema", format!("unsupported dialect {:?}: concord reads {}", uri, dialect::READ));
                 }
             },
-            Some(other) => return self.errors.push(file, "/$schema", format!("`$schema` must be a string, the dialect's URI, not {other}")),
+            Some(other) => return self.errors.push(file, "/$schema", format!("unsupported dialect {other}: concord reads {}", dialect::READ)),
             None => return self.errors.push(file, "", format!("missing \"$schema\": declare \"{DRAFT_2020_12}\"")),
         };
         match root.get("$id") {

@@ -127,7 +127,7 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
                 if let Value::Object(object) = &mut alias {
                     object.remove("$id");
                 }
-                resources.push((id, std::mem::replace(&mut contents, alias)));
+                resources.push((id, in_its_dialect(std::mem::replace(&mut contents, alias))));
             }
         }
         let uri = (*uri).to_owned();
@@ -142,12 +142,9 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
             }
             base = uri.clone();
         }
-        resources.push((uri, contents));
+        resources.push((uri, in_its_dialect(contents)));
     }
-    // Each document in the dialect its `$schema` names (the crate detects
-    // it per resource): a draft-07 document's `$ref` siblings are ignored, a
-    // draft-04 `exclusiveMaximum` is a boolean. Only the wrapper below, which
-    // holds nothing but `$ref`s, is 2020-12.
+    // Only the wrapper below, which holds nothing but `$ref`s, is 2020-12.
     let registry = Registry::new()
         .extend(resources)
         .and_then(|builder| builder.prepare())
@@ -167,6 +164,19 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
             [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
             _ => format!("a subschema cannot be enforced: {}", error.masked()),
         })
+}
+
+/// A document as a resource of the dialect its `$schema` names: a draft-07
+/// document's `$ref` siblings are ignored, a draft-04 `exclusiveMaximum` is
+/// a boolean (`fixtures/dialects`). A meta-schema the crate does not know
+/// (which concord's reader refuses before the engine sees it) is read as
+/// Draft 2020-12, as every document was before, rather than fetched.
+fn in_its_dialect(contents: Value) -> jsonschema::Resource {
+    let draft = match Draft::default().detect(&contents) {
+        Draft::Unknown => Draft::Draft202012,
+        known => known,
+    };
+    draft.create_resource(contents)
 }
 
 /// `"x-typed-id": "<prefix>"`: a string is `<prefix>_` and a lowercase UUIDv7.

@@ -366,7 +366,7 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 // A root newtype's own check is `check`; a field's, `check_<field>`.
                 let function = if word.is_empty() { format_ident!("check") } else { format_ident!("check_{}", word) };
                 checks.push(quote! {
-                    fn #function(__value: &#ty) -> Result<(), ::concord_runtime::bind::Failure> { #body }
+                    fn #function(value: &#ty) -> Result<(), ::concord_runtime::bind::Failure> { #body }
                 });
                 format!(" (Self::{function})")
             }
@@ -599,7 +599,7 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
 
 /// The checks of the values inside an array, a map, a nullable or a tuple.
 fn container_checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Option<TokenStream> {
-    let inner = format_ident!("__v{depth}");
+    let inner = format_ident!("item{depth}");
     match shape {
         Shape::Array(item) => {
             let body = checks(model, item, &quote! { #inner }, depth + 1)?;
@@ -692,6 +692,6 @@ fn check_call(check: &Check, value: &TokenStream) -> TokenStream {
 /// The body of a check function for a value of `shape` (`fn(&T)`, as
 /// `bind::field_checked` takes it), or `None` when the shape asserts nothing.
 fn check_fn(model: &Model, shape: &Shape) -> Option<TokenStream> {
-    let body = checks(model, shape, &quote! { __value }, 0)?;
+    let body = checks(model, shape, &quote! { value }, 0)?;
     Some(quote! { #body Ok(()) })
 }
