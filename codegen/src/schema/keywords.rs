@@ -50,7 +50,7 @@ pub const VERSION_FIELD: &str = "x-version-field";
 /// Every keyword concord knows, by vocabulary.
 pub const KEYWORDS: &[Keyword] = &[
     // core
-    keyword("$schema", "core", Bound("Draft 2020-12; an entry in an older dialect makes no types, its records are checked by the assertion engine")),
+    keyword("$schema", "core", Bound("Draft 2020-12; an entry in draft-04, draft-06, draft-07 or 2019-09 makes no types yet, its records are checked by the assertion engine in that dialect; `http` or `https`, with or without `#`")),
     keyword("$id", "core", Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine")),
     keyword("$ref", "core", Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: a `$ref` outside the registry is refused where it stands, and what the engine cannot build is refused by `concord pin` and `generate`)")),
     keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
