@@ -19,7 +19,7 @@ use concord_codegen::names::{pascal, Numbering};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+use concord_codegen::schema::{Dialect, DRAFT_2020_12};
 
 /// The corpus's Draft 2020-12 schemas, in `MANIFEST.tsv` order.
 pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
@@ -35,7 +35,8 @@ pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     for line in lines.filter(|line| !line.trim().is_empty()) {
         let cells: Vec<&str> = line.split('\t').collect();
         let cell = |at: usize| cells.get(at).copied().unwrap_or_default();
-        if cell(dialect_at).trim_end_matches('#') != DRAFT_2020_12 {
+        // As the reader reads `$schema`: every spelling of 2020-12 is 2020-12.
+        if Dialect::of(cell(dialect_at)) != Some(Dialect::Draft202012) {
             continue;
         }
         candidates.push(candidate(corpus, cell(name_at), cell(path_at), &mut names)?);
