@@ -122,10 +122,7 @@ pub fn read_enum<'de, D: Deserializer<'de>, T: Enumeration>(deserializer: D) -> 
         }
 
         fn visit_str<E: de::Error>(self, value: &str) -> Result<T, E> {
-            match T::VALUES.iter().position(|candidate| *candidate == value) {
-                Some(index) => Ok(T::VARIANTS[index]),
-                None => Err(E::unknown_variant(value, T::VALUES)),
-            }
+            variant(value).ok_or_else(|| E::unknown_variant(value, T::VALUES))
         }
     }
 
@@ -137,12 +134,14 @@ pub fn write_enum<S: Serializer, T: Enumeration>(value: T, serializer: S) -> Res
     serializer.serialize_str(T::VALUES[value.index()])
 }
 
+/// The variant whose JSON string `text` is.
+fn variant<T: Enumeration>(text: &str) -> Option<T> {
+    T::VALUES.iter().position(|candidate| *candidate == text).map(|index| T::VARIANTS[index])
+}
+
 /// `FromStr` for an [`Enumeration`]: one of its JSON strings.
 pub fn enum_from_str<T: Enumeration>(text: &str, type_name: &'static str) -> Result<T, NotAValue> {
-    match T::VALUES.iter().position(|candidate| *candidate == text) {
-        Some(index) => Ok(T::VARIANTS[index]),
-        None => Err(NotAValue { type_name, values: T::VALUES, text: text.to_owned() }),
-    }
+    variant(text).ok_or_else(|| NotAValue { type_name, values: T::VALUES, text: text.to_owned() })
 }
 
 /// A string that is none of an enum's values (its `FromStr` error).
@@ -187,12 +186,6 @@ pub trait OpenEnumeration: Clone + 'static {
 pub fn read_open_enum<'de, D: Deserializer<'de>, T: OpenEnumeration>(deserializer: D) -> Result<T, D::Error> {
     struct OpenEnumVisitor<T>(PhantomData<T>);
 
-    impl<T: OpenEnumeration> OpenEnumVisitor<T> {
-        fn known(value: &str) -> Option<T> {
-            T::VALUES.iter().position(|candidate| *candidate == value).map(|index| T::KNOWN[index].clone())
-        }
-    }
-
     impl<T: OpenEnumeration> Visitor<'_> for OpenEnumVisitor<T> {
         type Value = T;
 
@@ -201,11 +194,11 @@ pub fn read_open_enum<'de, D: Deserializer<'de>, T: OpenEnumeration>(deserialize
         }
 
         fn visit_str<E: de::Error>(self, value: &str) -> Result<T, E> {
-            Ok(Self::known(value).unwrap_or_else(|| T::unrecognized(value.to_owned())))
+            Ok(known(value).unwrap_or_else(|| T::unrecognized(value.to_owned())))
         }
 
         fn visit_string<E: de::Error>(self, value: String) -> Result<T, E> {
-            Ok(Self::known(&value).unwrap_or_else(|| T::unrecognized(value)))
+            Ok(known(&value).unwrap_or_else(|| T::unrecognized(value)))
         }
     }
 
@@ -215,10 +208,12 @@ pub fn read_open_enum<'de, D: Deserializer<'de>, T: OpenEnumeration>(deserialize
 /// `FromStr` for an [`OpenEnumeration`]: a known string is its variant,
 /// any other the catch-all's.
 pub fn open_enum_from_str<T: OpenEnumeration>(text: &str) -> T {
-    match T::VALUES.iter().position(|candidate| *candidate == text) {
-        Some(index) => T::KNOWN[index].clone(),
-        None => T::unrecognized(text.to_owned()),
-    }
+    known(text).unwrap_or_else(|| T::unrecognized(text.to_owned()))
+}
+
+/// The known variant whose JSON string `text` is.
+fn known<T: OpenEnumeration>(text: &str) -> Option<T> {
+    T::VALUES.iter().position(|candidate| *candidate == text).map(|index| T::KNOWN[index].clone())
 }
 
 /// `Serialize` for an [`OpenEnumeration`]: its string, a kept one unchanged.
