@@ -359,10 +359,11 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
     let def = model.get(id);
     let name = type_ident(model, id);
     let mut checks = Vec::new();
-    let mut check = |word: String, shape: &Shape, ty: TokenStream| -> String {
+    let mut check = |word: String, shape: &Shape| -> String {
         match check_fn(model, shape) {
             None => String::new(),
             Some(body) => {
+                let ty = rust_type(model, shape, Some(id), boxed);
                 // A root newtype's own check is `check`; a field's, `check_<field>`.
                 let function = if word.is_empty() { format_ident!("check") } else { format_ident!("check_{}", word) };
                 checks.push(quote! {
@@ -379,7 +380,7 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 .iter()
                 .map(|field| {
                     let presence = if field.presence.is_required() { "required" } else { "optional" };
-                    let checked = check(field.word.clone(), &field.shape, rust_type(model, &field.shape, Some(id), boxed));
+                    let checked = check(field.word.clone(), &field.shape);
                     format!("        {}: {} {presence}{checked},\n", field_ident(&field.word), Literal::string(&field.json_name))
                 })
                 .collect();
@@ -387,7 +388,7 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 (UnknownKeys::Drop, _) => "drop".to_owned(),
                 (UnknownKeys::Refuse, _) => "refuse".to_owned(),
                 (UnknownKeys::Typed(shape), Some(catch_all)) => {
-                    let checked = check(catch_all.to_string(), shape, rust_type(model, shape, Some(id), boxed));
+                    let checked = check(catch_all.to_string(), shape);
                     format!("keep {catch_all}{checked}")
                 }
                 (_, catch_all) => format!("keep {}", catch_all.expect("a policy that keeps has a catch-all")),
@@ -426,14 +427,14 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 .iter()
                 .enumerate()
                 .map(|(index, branch)| {
-                    let checked = check(crate::names::snake(&branch.word), &branch.shape, rust_type(model, &branch.shape, Some(id), boxed));
+                    let checked = check(crate::names::snake(&branch.word), &branch.shape);
                     format!("{index} {} = {}{checked}", variant_ident(&branch.word), Literal::string(&branch.key))
                 })
                 .collect();
             macro_call("union", &format!("{name} by {by} {{"), &branches, "})")
         }
         TypeKind::Alias(shape) if def.is_root => {
-            let checked = check(String::new(), shape, rust_type(model, shape, Some(id), boxed));
+            let checked = check(String::new(), shape);
             format!("::concord_runtime::newtype!({name}{checked});\n")
         }
         TypeKind::Alias(_) => return String::new(),
