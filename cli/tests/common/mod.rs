@@ -28,6 +28,17 @@ pub fn python() -> String {
 }
 
 /// Runs a command, failing the test with its output when it fails.
+/// `concord roundtrip` of a registry of the workspace over its fixtures, in
+/// both languages (the shared harness folder): how many passed, when none
+/// failed.
+pub fn roundtrip_passes(registry: &str, fixtures: &str) -> usize {
+    let (python, work) = (python(), workspace().join("target/concord-roundtrip"));
+    let output = concord(&["roundtrip", "--registry", registry, "--fixtures", fixtures, "--work-dir", work.to_str().unwrap(), "--python", &python]);
+    let report = text(&output);
+    assert!(output.status.success() && report.ends_with(" passed, 0 failed\n"), "{report}");
+    report.lines().last().unwrap().split(' ').next().unwrap().parse().unwrap()
+}
+
 pub fn run_ok(command: &mut Command) -> Output {
     let output = command.output().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
     assert!(output.status.success(), "{command:?} failed:\n{}", text(&output));
