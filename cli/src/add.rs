@@ -67,6 +67,9 @@ pub fn add(dir: &Path, files: &[PathBuf], name: Option<&str>) -> Result<Vec<Adde
         return Err(Errors::one(&index_file, "/schemas", "`schemas` must be an array of entries"));
     };
     let field = |entry: &Value, key: &str| entry.get(key).and_then(Value::as_str).map(str::to_owned);
+    // The dialect the index declares for documents without `$schema`, the whole registry's and each entry's.
+    let registry_dialect = index.get("dialect").and_then(Value::as_str).and_then(schema::Dialect::named);
+    let dialect_of = |entry: &Value| field(entry, "dialect").and_then(|name| schema::Dialect::named(&name)).or(registry_dialect);
     let mut paths: Vec<String> = listed.iter().filter_map(|entry| field(entry, "path")).collect();
     let mut taken: Vec<(String, String)> = listed.iter().filter_map(|entry| Some((field(entry, "name")?, field(entry, "path")?))).collect();
     // The base URI of every listed document: a `$ref` to one of them needs nothing added.
@@ -75,7 +78,7 @@ pub fn add(dir: &Path, files: &[PathBuf], name: Option<&str>) -> Result<Vec<Adde
         .filter_map(|entry| {
             let path = field(entry, "path")?;
             let document = registry::read_file(dir, &dir.join(&path)).ok().and_then(|bytes| concord_runtime::strict::read_schema(&bytes).ok());
-            Some(schema::document_base(&path, field(entry, "uri").as_deref(), document.as_ref()))
+            Some(schema::document_base(&path, field(entry, "uri").as_deref(), document.as_ref(), dialect_of(entry)))
         })
         .collect();
 
@@ -124,9 +127,11 @@ pub fn add(dir: &Path, files: &[PathBuf], name: Option<&str>) -> Result<Vec<Adde
             continue;
         }
         // Reached by a `$ref` under another URI than its path here: known by that URI.
-        let own = schema::document_base(&path, None, Some(&document));
+        let own = schema::document_base(&path, None, Some(&document), registry_dialect);
+        let dialect = schema::Dialect::of_document(&document, registry_dialect).unwrap_or(schema::Dialect::Draft202012);
+        let has_id = document.as_object().and_then(|object| schema::id_of(object, dialect)).is_some();
         let uri = match &wanted.referenced_by {
-            Some(Reached { uri, .. }) if *uri != own && document.get("$id").is_none() => Some(uri.clone()),
+            Some(Reached { uri, .. }) if *uri != own && !has_id => Some(uri.clone()),
             _ => None,
         };
         let base = uri.clone().unwrap_or(own);

@@ -13,6 +13,7 @@ use concord_codegen::error::{pointer_push, shown, Errors};
 use concord_codegen::model::Model;
 use concord_codegen::schema::keywords::{MANY, NAMED, ONE};
 use concord_codegen::schema::resolve_uri;
+use concord_runtime::pinned::Source;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -21,9 +22,7 @@ use std::path::PathBuf;
 pub fn check(model: &Model, errors: &mut Errors) {
     for index in 0..model.modules.len() {
         let Ok(text) = serde_json::from_str::<Value>(&model.modules[index].text) else { continue };
-        let documents: Vec<(String, String)> =
-            model.documents(index).into_iter().map(|other| (model.modules[other].base.clone(), model.modules[other].text.clone())).collect();
-        let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
+        let documents: Vec<Source<'_>> = model.documents(index).into_iter().map(|other| source(&model.modules[other])).collect();
         // Every pinned record type: those with a place of their own in the document.
         let pointers: Vec<&str> = model.types.iter().filter(|def| def.module == index && def.pinned()).map(|def| def.origin.pointer.as_str()).collect();
         // No records (a document refused before any type was read): nothing to check.
@@ -55,8 +54,8 @@ pub fn check(model: &Model, errors: &mut Errors) {
 /// names it. When nothing builds at all (the documents cannot even be
 /// registered), a `$ref` in the documents that names none of them, or the
 /// identifier (`$id`, `$ref`, an anchor) whose removal changes the complaint.
-fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value, records: &[&str]) -> Option<(PathBuf, String, String)> {
-    let build = |documents: &[(&str, &str)], pointer: &str| build(documents, &[pointer]).err();
+fn locate(model: &Model, module: usize, documents: &[Source<'_>], text: &Value, records: &[&str]) -> Option<(PathBuf, String, String)> {
+    let build = |documents: &[Source<'_>], pointer: &str| build(documents, &[pointer]).err();
     let file = model.modules[module].file.clone();
     let mut failing = records.iter().find_map(|record| Some((record.to_string(), build(documents, record)?)))?;
     // Documents that cannot be registered fail wherever one starts: the
@@ -72,11 +71,11 @@ fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value
             return Some((model.modules[other].file.clone(), pointer, why));
         }
         for (position, other) in reached.iter().enumerate() {
-            let Ok(text) = serde_json::from_str::<Value>(documents[position].1) else { continue };
+            let Ok(text) = serde_json::from_str::<Value>(documents[position].text) else { continue };
             for pointer in identifiers(&text, String::new()) {
                 let without = removed(&text, &pointer);
                 let mut edited = documents.to_vec();
-                edited[position].1 = &without;
+                edited[position].text = &without;
                 // Its removal lets them register, or changes why not (another identifier is wrong too).
                 if build(&edited, &failing.0).as_ref() != Some(&failing.1) {
                     return Some((model.modules[*other].file.clone(), pointer, failing.1));
@@ -105,7 +104,7 @@ fn locate(model: &Model, module: usize, documents: &[(&str, &str)], text: &Value
             without = serde_json::from_str(&removed(&without, &place)).unwrap_or(without);
             let edited_text = without.to_string();
             let mut edited = documents.to_vec();
-            edited[0].1 = &edited_text;
+            edited[0].text = &edited_text;
             if build(&edited, &pointer).as_ref() != Some(&why) {
                 return Some((file, place, why));
             }
@@ -153,13 +152,19 @@ fn identifiers(value: &Value, pointer: String) -> Vec<String> {
 /// The engine, built for the records at `pointers` of the first document
 /// (a panic of the `jsonschema` crate is a refusal like any other: it has
 /// panicked on two embedded resources sharing one `$id`).
-fn build(documents: &[(&str, &str)], pointers: &[&str]) -> Result<(), String> {
+fn build(documents: &[Source<'_>], pointers: &[&str]) -> Result<(), String> {
     // Quiet while it runs (as the survey does): the panic is reported as a refusal, not printed.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let built = concord_runtime::pinned::Checker::build_all(documents, pointers).map(drop);
     std::panic::set_hook(hook);
     built
+}
+
+/// What the engine reads of a module's document: its base URI, its pinned
+/// text, and the dialect the registry declares for it.
+pub fn source(module: &concord_codegen::model::Module) -> Source<'_> {
+    Source { uri: &module.base, text: &module.text, dialect: module.declared_dialect.as_deref() }
 }
 
 /// What the runtime's engine says when the documents cannot be registered.

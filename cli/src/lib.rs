@@ -38,8 +38,8 @@ pub fn load(registry_dir: &Path) -> Result<Model, Errors> {
 /// A record type's pinned schema, owned: the texts of its documents and the
 /// pointer of its subschema (bindings carry the same as statics).
 pub struct RecordSchema {
-    /// `(base URI, text)`: its own document first, then those its `$ref`s reach.
-    documents: Vec<(String, String)>,
+    /// `(base URI, text, declared dialect)`: its own document first, then those its `$ref`s reach.
+    documents: Vec<(String, String, Option<String>)>,
     pointer: String,
 }
 
@@ -57,14 +57,18 @@ impl RecordSchema {
             return Err(Errors::one(Path::new(name), "", message));
         };
         let def = model.get(id);
-        let documents =
-            model.documents(def.module).into_iter().map(|module| (model.modules[module].base.clone(), model.modules[module].text.clone())).collect();
+        let documents = model
+            .documents(def.module)
+            .into_iter()
+            .map(|module| (model.modules[module].base.clone(), model.modules[module].text.clone(), model.modules[module].declared_dialect.clone()))
+            .collect();
         Ok(RecordSchema { documents, pointer: def.origin.pointer.clone() })
     }
 
     /// Checks a value as the bindings' `validate` does: the same verdict and notes.
     pub fn validate(&self, value: &serde_json::Value) -> Result<(), concord_runtime::pinned::Refusal> {
-        let documents: Vec<(&str, &str)> = self.documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
+        let documents: Vec<concord_runtime::pinned::Source<'_>> =
+            self.documents.iter().map(|(uri, text, dialect)| concord_runtime::pinned::Source { uri, text, dialect: dialect.as_deref() }).collect();
         concord_runtime::pinned::validate_once(&documents, &self.pointer, value)
     }
 }

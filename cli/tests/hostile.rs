@@ -741,15 +741,15 @@ fn diagnostics_show_hostile_text_escaped_on_one_line() {
     let scratch = tempfile::tempdir().unwrap();
     let raw = "a\"b\\c */ \r\n\u{2028}\u{202e}\u{0}";
     let schema = json!({"$schema": DRAFT, "$id": format!("https://example.com/{raw}"), "type": "object",
-        "properties": {"g": {"type": "string", "not": {"const": "x"}}, raw: {"type": "string", format!("x-{raw}"): 1}}, format!("x-{raw}"): 1});
+        "properties": {"g": {"type": "string", "not": {"const": "x"}}, raw: {"type": "string", format!("x-growth-{raw}"): 1}}, format!("x-growth-{raw}"): 1});
     let registry = write_registry(&scratch.path().join("registry"), &[("Raw", bytes(&schema))]);
     let run = generate("hostile text in diagnostics", &registry);
     // Shown: `\r`, `\n`, `\u{2028}`, `\u{202e}`, `\0`; a pointer escapes `/` as `~1`.
     let shown = "a\"b\\c */ \\r\\n\\u{2028}\\u{202e}\\0";
     let token = shown.replace('/', "~1");
     run.refused(&[
-        &format!("at /x-{token}: `x-{shown}` is refused: an unknown extension keyword"),
-        &format!("at /properties/{token}/x-{token}: `x-{shown}` is refused: an unknown extension keyword"),
+        &format!("at /x-growth-{token}: `x-growth-{shown}` is refused in 2020-12: an unknown concord extension keyword"),
+        &format!("at /properties/{token}/x-growth-{token}: `x-growth-{shown}` is refused in 2020-12: an unknown concord extension keyword"),
         // The `$id` is quoted where it is refused.
         r#"at /$id: `$id` "https://example.com/a\"b\\c */ \r\n\u{2028}\u{202e}\0" is not a URI reference"#,
         "\n3 errors",

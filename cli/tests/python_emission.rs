@@ -118,6 +118,7 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
         text: String::new(),
         digest: String::new(),
         base: String::new(),
+        declared_dialect: None,
         refers_to: Vec::new(),
     });
     let field = Field {

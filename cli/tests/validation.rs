@@ -134,6 +134,7 @@ fn a_remote_ref_fails_closed_at_generation_and_is_never_fetched() {
     let document: &'static concord_runtime::pinned::Document = Box::leak(Box::new(concord_runtime::pinned::Document {
         uri: "https://registry.concord.invalid/r.json",
         digest: "sha256:0",
+        dialect: None,
         text: Box::leak(text.clone().into_boxed_str()),
     }));
     let schema = Box::leak(Box::new(concord_runtime::pinned::Schema::new(Box::leak(vec![document].into_boxed_slice()), "")));

@@ -1,9 +1,12 @@
 //! The registry: an index (`registry.json`) naming each schema file and
 //! pinning it by the SHA-256 digest of its exact bytes. An entry may carry a
 //! `version`: several versions of one name may be listed, each frozen once
-//! pinned (docs/registry-versions.md).
+//! pinned (docs/registry-versions.md). The index may declare the dialect of
+//! documents without `$schema`, for the whole registry or for one entry
+//! (docs/dialects.md).
 
 use crate::error::{pointer_push, Errors};
+use crate::schema::Dialect;
 use concord_runtime::strict;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -51,6 +54,13 @@ pub struct SchemaFile {
     /// The URI other documents `$ref` it by, when it has no `$id` (its
     /// retrieval URI upstream): the index's optional `uri`.
     pub uri: Option<String>,
+    /// The dialect the index declares for the document, if any: its entry's
+    /// `dialect`, else the registry's. It is the dialect of a document
+    /// without `$schema`; one the entry declares must agree with the
+    /// document's own `$schema`.
+    pub dialect: Option<Dialect>,
+    /// Whether [`SchemaFile::dialect`] is the entry's own, not the registry's.
+    pub dialect_of_entry: bool,
 }
 
 /// One digest that `pin` rewrote.
@@ -69,6 +79,8 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
     let (_, entries, mut errors) = read_index(dir)?;
     let mut schemas = Vec::new();
     for entry in entries {
+        let dialect_of_entry = entry.dialect.is_some();
+        let dialect = entry.dialect.or(entry.registry_dialect);
         let file = dir.join(&entry.path);
         let Some(bytes) = read_confined(dir, &entry, &mut errors) else { continue };
         let actual = digest(&bytes);
@@ -82,6 +94,8 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
                 digest: actual,
                 bytes,
                 uri: entry.uri,
+                dialect,
+                dialect_of_entry,
             }),
             Some(pinned) if entry.version.is_some() => errors.push(&file, "", frozen(&entry, pinned, &actual)),
             Some(pinned) => errors.push(
@@ -167,6 +181,10 @@ struct IndexEntry {
     path: String,
     digest: Option<String>,
     uri: Option<String>,
+    /// The entry's own `dialect`.
+    dialect: Option<Dialect>,
+    /// The registry's `dialect`.
+    registry_dialect: Option<Dialect>,
 }
 
 /// The index and its well-formed entries, with the problems of the others:
@@ -186,9 +204,10 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
     let Some(object) = index.as_object() else {
         return Err(Errors::one(&index_file, "", "the index must be a JSON object"));
     };
-    for key in object.keys().filter(|key| !matches!(key.as_str(), "format" | "schemas")) {
-        errors.push(&index_file, pointer_push("", key), format!("unknown key {key:?}: the index has `format` and `schemas`"));
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "format" | "schemas" | "dialect")) {
+        errors.push(&index_file, pointer_push("", key), format!("unknown key {key:?}: the index has `format`, `schemas` and, optionally, `dialect`"));
     }
+    let registry_dialect = object.get("dialect").and_then(|value| declared_dialect(&index_file, "/dialect", value, &mut errors));
     if object.get("format") != Some(&json!(1)) {
         errors.push(&index_file, "/format", "`format` must be 1");
     }
@@ -200,7 +219,8 @@ fn read_index(dir: &Path) -> Result<(Value, Vec<IndexEntry>, Errors), Errors> {
         Some(items) => {
             for (position, item) in items.iter().enumerate() {
                 let pointer = format!("/schemas/{position}");
-                if let Some(entry) = read_entry(&index_file, &pointer, item, position, &mut errors) {
+                if let Some(mut entry) = read_entry(&index_file, &pointer, item, position, &mut errors) {
+                    entry.registry_dialect = registry_dialect;
                     let listed =
                         |version: Option<u64>| version.map_or_else(|| format!("name {:?}", entry.name), |v| format!("version {v} of {:?}", entry.name));
                     if let Some(other) = names.get(&(entry.name.clone(), entry.version)) {
@@ -271,13 +291,14 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     };
     let before = errors.diagnostics.len();
-    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri")) {
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect")) {
         errors.push(
             index_file,
             pointer_push(pointer, key),
-            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version` and `uri`"),
+            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri` and `dialect`"),
         );
     }
+    let dialect = object.get("dialect").and_then(|value| declared_dialect(index_file, &pointer_push(pointer, "dialect"), value, errors));
     let version = match object.get("version") {
         None => None,
         Some(value) => match value.as_u64() {
@@ -333,7 +354,17 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     }
     let name = name?;
-    Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri })
+    Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri, dialect, registry_dialect: None })
+}
+
+/// A `dialect` the index declares: a dialect's short name or URI.
+fn declared_dialect(index_file: &Path, pointer: &str, value: &Value, errors: &mut Errors) -> Option<Dialect> {
+    let dialect = value.as_str().and_then(Dialect::named);
+    if dialect.is_none() {
+        let names: Vec<String> = crate::schema::dialect::ALL.iter().map(|dialect| format!("{:?}", dialect.name())).collect();
+        errors.push(index_file, pointer, format!("`dialect` {value} is not a dialect concord reads: one of {} (or its meta-schema's URI)", names.join(", ")));
+    }
+    dialect
 }
 
 pub fn is_type_name(name: &str) -> bool {

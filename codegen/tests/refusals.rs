@@ -93,10 +93,10 @@ fn unsupported_keywords_are_refused_and_all_reported() {
     assert_has(
         &errors,
         &[
-            "root.schema.json at /properties/name/dependencies: `dependencies` is refused: a Draft 2020-12 validator ignores it",
-            "root.schema.json at /properties/size/additionalItems: `additionalItems` is refused: a Draft 2020-12 validator ignores it",
-            "root.schema.json at /properties/tag/x-growthpoint: `x-growthpoint` is refused: an unknown extension keyword",
-            "root.schema.json at /properties/kind/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword",
+            "root.schema.json at /properties/name/dependencies: `dependencies` is refused in 2020-12: a validator of this dialect ignores it",
+            "root.schema.json at /properties/size/additionalItems: `additionalItems` is refused in 2020-12: a Draft 2020-12 validator ignores it",
+            "root.schema.json at /properties/tag/x-growthpoint: `x-growthpoint` is refused in 2020-12: an unknown concord extension keyword",
+            "root.schema.json at /properties/kind/maxLenght: `maxLenght` is refused in 2020-12: it looks like a misspelt keyword",
             "4 errors",
         ],
     );
@@ -114,11 +114,110 @@ fn wrong_or_missing_dialect_is_refused() {
     assert_has(
         &registry.errors(),
         &[
-            "old.schema.json at /$schema: unsupported dialect \"https://example.com/my-dialect\": concord reads Draft 2020-12 (into types), and draft-04, draft-06, draft-07 and 2019-09",
-            "bare.schema.json: missing \"$schema\"",
+            "old.schema.json at /$schema: unsupported dialect \"https://example.com/my-dialect\": concord reads draft-04, draft-06, draft-07, 2019-09 and 2020-12",
+            "bare.schema.json: missing \"$schema\": declare the dialect in the document (\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"), or in registry.json, for this entry or for the whole registry (\"dialect\": \"draft-07\"; docs/dialects.md)",
             "three.schema.json at /$schema: unsupported dialect \"http://json-schema.org/draft-03/schema#\"",
         ],
     );
+}
+
+/// A keyword a document's dialect does not have is refused where its
+/// author plainly meant a rule (a validator of that dialect ignores it),
+/// naming the dialect; a draft-04 boolean bound is not a number elsewhere,
+/// nor a number a boolean in draft-04; concord's own keyword beside an older
+/// draft's `$ref` would be lost, and is refused.
+#[test]
+fn keywords_a_dialect_does_not_have_are_refused_naming_it() {
+    let with = |dialect: &str, properties: Value| {
+        let mut schema = object(properties);
+        schema["$schema"] = json!(dialect);
+        schema
+    };
+    let draft4 = with(
+        "http://json-schema.org/draft-04/schema#",
+        json!({
+            "a": {"const": "x"},
+            "b": {"type": "integer", "maximum": 3, "exclusiveMaximum": 3},
+            "c": {"type": "string", "$id": "https://example.com/c"},
+            "d": {"type": "array", "contains": {"type": "integer"}}
+        }),
+    );
+    let draft6 = with("http://json-schema.org/draft-06/schema#", json!({"a": {"if": {"type": "string"}, "then": {"minLength": 1}}}));
+    let draft7 = with(
+        "http://json-schema.org/draft-07/schema#",
+        json!({
+            "a": {"$anchor": "here", "type": "string"},
+            "b": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
+            "c": {"dependentRequired": {"x": ["y"]}},
+            "d": {"$ref": "#/properties/a", "x-open-enum": true},
+            "e": {"unevaluatedProperties": false}
+        }),
+    );
+    let draft2019 = with(
+        "https://json-schema.org/draft/2019-09/schema",
+        json!({
+            "a": {"type": "array", "prefixItems": [{"type": "string"}]},
+            "b": {"dependencies": {"x": ["y"]}},
+            "c": {"$dynamicRef": "#x"}
+        }),
+    );
+    let registry = Registry::new(&[("Four", draft4), ("Six", draft6), ("Seven", draft7), ("Nineteen", draft2019)]);
+    assert_has(
+        &registry.errors(),
+        &[
+            "four.schema.json at /properties/a/const: `const` is refused in draft-04: a draft-06 keyword a draft-04 validator ignores",
+            "four.schema.json at /properties/b/exclusiveMaximum: `exclusiveMaximum` must be a boolean in draft-04",
+            "four.schema.json at /properties/c/$id: `$id` is refused in draft-04: draft-04 spells it `id`",
+            "four.schema.json at /properties/d/contains: `contains` is refused in draft-04",
+            "six.schema.json at /properties/a/if: `if` is refused in draft-06: a draft-07 keyword",
+            "six.schema.json at /properties/a/then: `then` is refused in draft-06",
+            "seven.schema.json at /properties/a/$anchor: `$anchor` is refused in draft-07: a 2019-09 keyword",
+            "seven.schema.json at /properties/b/exclusiveMinimum: `exclusiveMinimum` must be a number (a boolean `exclusiveMinimum`/`exclusiveMaximum` is draft-04's form",
+            "seven.schema.json at /properties/c/dependentRequired: `dependentRequired` is refused in draft-07: a 2019-09 keyword a validator of this draft ignores: use `dependencies`",
+            "seven.schema.json at /properties/d/x-open-enum: `x-open-enum` beside `$ref` is ignored in draft-07, where `$ref` overrides the keywords beside it",
+            "seven.schema.json at /properties/e/unevaluatedProperties: `unevaluatedProperties` is refused in draft-07",
+            "nineteen.schema.json at /properties/a/prefixItems: `prefixItems` is refused in 2019-09: a 2020-12 keyword",
+            "nineteen.schema.json at /properties/b/dependencies: `dependencies` is refused in 2019-09",
+            "nineteen.schema.json at /properties/c/$dynamicRef: `$dynamicRef` is refused in 2019-09",
+        ],
+    );
+}
+
+/// registry.json may declare the dialect of documents without `$schema`,
+/// for an entry or the whole registry; a name that is no dialect, and an
+/// entry's dialect its document's own `$schema` contradicts, are refused.
+#[test]
+fn a_declared_dialect_must_be_one_and_must_not_contradict_the_document() {
+    let mut bare = object(json!({"a": {"$ref": "#/definitions/a", "maxLength": 1}}));
+    bare.as_object_mut().unwrap().remove("$schema");
+    bare["definitions"] = json!({"a": {"type": "string"}});
+    let registry = Registry::new(&[("Bare", bare.clone()), ("Typed", object(json!({})))]);
+    let index: Value = serde_json::from_slice(&std::fs::read(registry.file("registry.json")).unwrap()).unwrap();
+    // The registry's default reads the bare document; the entry's own
+    // contradicts the typed one's `$schema`.
+    let mut declared = index.clone();
+    declared["dialect"] = json!("draft-07");
+    declared["schemas"][1]["dialect"] = json!("http://json-schema.org/draft-04/schema#");
+    registry.write_index(declared);
+    assert_has(&registry.errors(), &["typed.schema.json at /$schema: registry.json declares this entry draft-04, but its `$schema` names 2020-12", "1 error"]);
+    let mut wrong = index.clone();
+    wrong["dialect"] = json!("draft-03");
+    wrong["schemas"][0]["dialect"] = json!(7);
+    registry.write_index(wrong);
+    assert_has(
+        &registry.errors(),
+        &[
+            "registry.json at /dialect: `dialect` \"draft-03\" is not a dialect concord reads: one of \"draft-04\", \"draft-06\", \"draft-07\", \"2019-09\", \"2020-12\"",
+            "registry.json at /schemas/0/dialect: `dialect` 7 is not a dialect concord reads",
+        ],
+    );
+    // Declared draft-07, the bare document reads: the `$ref` overrides its sibling.
+    let mut good = index;
+    good["schemas"][0]["dialect"] = json!("draft-07");
+    registry.write_index(good);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    assert_eq!(model.modules[0].declared_dialect.as_deref(), Some("http://json-schema.org/draft-07/schema#"));
+    assert_eq!(model.modules[1].declared_dialect, None);
 }
 
 /// Each spelling of a dialect's URI the engine reads is that dialect
@@ -133,7 +232,7 @@ fn every_spelling_of_a_dialect_the_engine_reads_is_read() {
     let registry = Registry::new(&[("Compose", compose), ("Typed", typed)]);
     let model = concord_codegen::load(registry.path()).unwrap();
     let root = |module: usize| &model.get(model.modules[module].root.unwrap()).kind;
-    assert!(matches!(root(0), concord_codegen::model::TypeKind::Alias(concord_codegen::model::Shape::Any)), "draft-07: checked by the engine, no types yet");
+    assert!(matches!(root(0), concord_codegen::model::TypeKind::Struct(_)), "draft-07 spelt with https and no `#`: types");
     assert!(matches!(root(1), concord_codegen::model::TypeKind::Struct(_)), "2020-12 spelt with http and `#`: types");
 }
 
@@ -287,7 +386,7 @@ fn subschemas_only_the_engine_reads_are_held_to_the_keyword_table() {
     assert_has(
         &registry.errors(),
         &[
-            "at /properties/a/not/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword",
+            "at /properties/a/not/maxLenght: `maxLenght` is refused in 2020-12: it looks like a misspelt keyword",
             // Followed by the engine alone, a `$ref` still leads nowhere concord does not read.
             "at /properties/b/properties/c/$ref: remote `$ref` \"https://example.com/c.json\" is refused: concord never fetches schemas",
             "at /properties/d/if/additionalItems: `additionalItems` is refused",
@@ -338,7 +437,7 @@ fn a_root_may_be_any_schema_and_a_document_of_defs_only_is_a_module() {
 fn a_misspelt_keyword_is_refused_and_an_unknown_annotation_is_not() {
     let registry = Registry::new(&[("Root", object(json!({"name": {"type": "string", "maxLenght": 3, "example": "x", "$todo": 1}})))]);
     let errors = registry.errors();
-    assert_has(&errors, &["at /properties/name/maxLenght: `maxLenght` is refused: it looks like a misspelt keyword", "1 error"]);
+    assert_has(&errors, &["at /properties/name/maxLenght: `maxLenght` is refused in 2020-12: it looks like a misspelt keyword", "1 error"]);
 }
 
 #[test]
@@ -400,7 +499,7 @@ fn open_enums_and_typed_ids_are_refused_where_they_cannot_apply() {
             "root.schema.json at /properties/l/pattern: `pattern` cannot stand beside `x-typed-id`",
             "root.schema.json at /properties/m/x-typed-id: `x-typed-id` cannot stand beside `enum` or `const`",
             "root.schema.json at /properties/n/x-open-enum: `x-open-enum` opens a string `enum`, and this schema has no `enum`",
-            "root.schema.json at /properties/o/x-open-enums: `x-open-enums` is refused: an unknown extension keyword",
+            "root.schema.json at /properties/o/x-open-enums: `x-open-enums` is refused in 2020-12: an unknown concord extension keyword",
         ],
     );
 }

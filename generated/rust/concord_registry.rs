@@ -820,11 +820,12 @@ pub mod evidence {
     const DIGEST: &str = "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1";
 }
 
-/// The registry's schema files as pinned (base URI, digest, text), in registry order.
+/// The registry's schema files as pinned (base URI, digest, declared dialect, text), in registry order.
 static PINNED: [::concord_runtime::pinned::Document; 3] = [
     ::concord_runtime::pinned::Document {
         uri: "https://concord.invalid/registry/cls_artifact.schema.json",
         digest: "sha256:70acf50a962bad354d2d85366c0a7c3beda1b677ccf4fb9cedbdc6a0a5e91942",
+        dialect: None,
         text: r##"{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "https://concord.invalid/registry/cls_artifact.schema.json",
@@ -1084,6 +1085,7 @@ static PINNED: [::concord_runtime::pinned::Document; 3] = [
     ::concord_runtime::pinned::Document {
         uri: "https://registry.concord.invalid/evidence.v1.schema.json",
         digest: "sha256:71f70c90c9790977d1e41b9a9994477e7c3ee015c54a1a5faed7781b4898e078",
+        dialect: None,
         text: r##"{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Evidence",
@@ -1298,6 +1300,7 @@ static PINNED: [::concord_runtime::pinned::Document; 3] = [
     ::concord_runtime::pinned::Document {
         uri: "https://registry.concord.invalid/evidence.v2.schema.json",
         digest: "sha256:aa6191f41fccdfbe9d0882be54634cccc0baa74da6e9b1beb2f3529e6f6914c1",
+        dialect: None,
         text: r##"{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Evidence",

@@ -125,7 +125,7 @@ def test_the_suite_multiple_of_groups() -> None:
 
 
 def validator(document: str, pointer: str = "") -> _core.Validator:
-    return _core.Validator([("https://registry.concord.invalid/test.json", document)], pointer)
+    return _core.Validator([("https://registry.concord.invalid/test.json", document, None)], pointer)
 
 
 @pytest.mark.parametrize(

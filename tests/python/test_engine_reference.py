@@ -96,7 +96,7 @@ def compare() -> tuple[list[Row], dict[Row, list[str]], Counter[str]]:
             counts["groups"] += 1
             reference = jsonschema.Draft202012Validator(schema, registry=REFERENCE_REGISTRY)
             try:
-                core: _core.Validator | None = _core.Validator([(base_uri(schema), json.dumps(schema))], "")
+                core: _core.Validator | None = _core.Validator([(base_uri(schema), json.dumps(schema), None)], "")
                 remote = False
             except ValueError as error:
                 core = None

@@ -41,6 +41,9 @@ pub struct Module {
     /// The document's base URI: its `$id`, else its path in the registry
     /// below `concord_runtime::pinned::BASE`.
     pub base: String,
+    /// For a document without `$schema`, the meta-schema URI of the dialect
+    /// the registry declares for it: the engine reads the pinned text in it.
+    pub declared_dialect: Option<String>,
     /// The other entries its `$ref`s name (indexes into [`Model::modules`]).
     pub refers_to: Vec<usize>,
 }

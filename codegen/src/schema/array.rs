@@ -1,4 +1,6 @@
 //! Arrays: `items` is the element type; length and uniqueness are checked.
+//! A tuple is 2020-12's `prefixItems` with the rest in `items`, or, before,
+//! an array of `items` with the rest in `additionalItems`.
 
 use super::scalar::checked;
 use super::{Document, Keywords, Reader};
@@ -9,22 +11,31 @@ impl Reader {
     pub(super) fn array(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Shape> {
         let file = doc.file;
         let (min, max) = (self.count(file, schema, "minItems"), self.count(file, schema, "maxItems"));
-        if let Some(prefix) = schema.take("prefixItems") {
-            if let Some(tuple) = self.tuple(doc, schema, prefix, (min, max), hint) {
+        let older = schema.dialect.items_array_is_tuple();
+        let (prefix_keyword, rest_keyword) = if older { ("items", "additionalItems") } else { ("prefixItems", "items") };
+        let prefix = if older { schema.object.get("items").filter(|items| items.is_array()) } else { schema.object.get("prefixItems") };
+        let items = if let Some(prefix) = prefix {
+            schema.take(prefix_keyword);
+            if let Some(tuple) = self.tuple(doc, schema, prefix, (prefix_keyword, rest_keyword), (min, max), hint) {
                 return Some(tuple);
             }
-            // Not a fixed tuple: items of any value, which the engine checks.
+            // Not a fixed tuple: items of any value, which the engine checks,
+            // the rest too.
             doc.engine = true;
-            self.engine_keyword(doc, "prefixItems", prefix, &schema.at("prefixItems"));
-        }
-        let items = match schema.take("items") {
-            // After `prefixItems`, `items` types the rest only: the engine checks both.
-            Some(items) if schema.object.contains_key("prefixItems") => {
-                self.engine_keyword(doc, "items", items, &schema.at("items"));
-                Shape::Any
+            self.engine_keyword(doc, prefix_keyword, prefix, &schema.at(prefix_keyword));
+            if let Some(rest) = schema.take(rest_keyword) {
+                self.engine_keyword(doc, rest_keyword, rest, &schema.at(rest_keyword));
             }
-            None => Shape::Any,
-            Some(items) => self.shape(doc, items, &schema.at("items"), &format!("{hint}Item"))?,
+            Shape::Any
+        } else {
+            // Beside a schema `items` (or none), `additionalItems` means nothing.
+            if older {
+                schema.take("additionalItems");
+            }
+            match schema.take("items") {
+                None => Shape::Any,
+                Some(items) => self.shape(doc, items, &schema.at("items"), &format!("{hint}Item"))?,
+            }
         };
         let mut checks = Vec::new();
         if min.is_some_and(|min| min > 0) || max.is_some() {
@@ -43,12 +54,21 @@ impl Reader {
 }
 
 impl Reader {
-    /// `prefixItems` with `items: false` and `minItems` as many: a tuple, when
-    /// its elements are of plain shapes (no named type); else `None`.
-    fn tuple(&mut self, doc: &mut Document, schema: &Keywords, prefix: &Value, (min, max): (Option<u64>, Option<u64>), hint: &str) -> Option<Shape> {
+    /// `prefixItems` with `items: false` and `minItems` as many (before
+    /// 2020-12: an array of `items` with `additionalItems: false`): a tuple,
+    /// when its elements are of plain shapes (no named type); else `None`.
+    fn tuple(
+        &mut self,
+        doc: &mut Document,
+        schema: &Keywords,
+        prefix: &Value,
+        (prefix_keyword, rest_keyword): (&'static str, &'static str),
+        (min, max): (Option<u64>, Option<u64>),
+        hint: &str,
+    ) -> Option<Shape> {
         let items = prefix.as_array().filter(|items| !items.is_empty())?;
         let n = items.len() as u64;
-        let exact = schema.object.get("items") == Some(&Value::Bool(false)) && min == Some(n) && max.is_none_or(|max| max >= n);
+        let exact = schema.object.get(rest_keyword) == Some(&Value::Bool(false)) && min == Some(n) && max.is_none_or(|max| max >= n);
         let plain =
             exact && !schema.object.contains_key("uniqueItems") && !schema.object.contains_key("contains") && !schema.object.contains_key("unevaluatedItems");
         if !plain {
@@ -57,7 +77,7 @@ impl Reader {
         let before = self.model.types.len();
         let mut shapes = Vec::new();
         for (index, item) in items.iter().enumerate() {
-            let at = format!("{}/{index}", schema.at("prefixItems"));
+            let at = format!("{}/{index}", schema.at(prefix_keyword));
             shapes.push(self.shape(doc, item, &at, &format!("{hint}{}", index + 1))?);
         }
         // Named types inside would need boxing and ordering rules of their own.
@@ -65,7 +85,7 @@ impl Reader {
             self.forget_types_from(doc, before);
             return None;
         }
-        schema.take("items");
+        schema.take(rest_keyword);
         Some(Shape::Tuple(shapes))
     }
 }

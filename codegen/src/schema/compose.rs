@@ -38,7 +38,7 @@ impl Reader {
             if schema.taken.borrow().contains(sibling.as_str()) || matches!(sibling.as_str(), "$schema" | "$id" | "$defs" | "definitions" | "$anchor") {
                 continue;
             }
-            let annotation = super::keywords::lookup(sibling).is_none_or(|known| matches!(known.role, super::Role::Annotation(_) | super::Role::Refused(_)));
+            let annotation = matches!(super::keywords::role(sibling, schema.dialect), super::Role::Annotation(_) | super::Role::Refused(_));
             if matches!(sibling.as_str(), "unevaluatedProperties" | "unevaluatedItems") {
                 doc.engine = true;
             } else if !annotation {
@@ -153,7 +153,7 @@ impl Reader {
                 return Some(Read::Shape(Shape::Any));
             }
         }
-        for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
+        for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor", schema.dialect.id_keyword()] {
             own.remove(keyword);
         }
         parts.push(own);
@@ -230,6 +230,10 @@ impl Reader {
                 return None;
             }
         };
+        // Before 2019-09, `$ref` overrides whatever stands beside it.
+        if doc.dialect.ref_overrides_siblings() && part.contains_key("$ref") {
+            part.retain(|keyword, _| keyword == "$ref");
+        }
         if let Some(Value::Array(items)) = part.remove("allOf") {
             // Reported at the outermost part: a nested part may stand in another definition.
             for item in &items {
@@ -276,7 +280,7 @@ impl Reader {
                 merged.insert(pointer);
             }
         }
-        for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
+        for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor", doc.dialect.id_keyword()] {
             part.remove(keyword);
         }
         parts.push(part);

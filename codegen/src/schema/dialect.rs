@@ -1,11 +1,17 @@
-//! Which JSON Schema dialect a document's `$schema` names. Spelt as the
-//! assertion engine reads it (the `jsonschema` crate's `Draft::from_schema_uri`):
-//! `http` or `https`, with or without the trailing `#`, so the reader and the
-//! engine never take one document for two dialects.
+//! Which JSON Schema dialect a document is written in: the one its
+//! `$schema` names, spelt as the assertion engine reads it (the `jsonschema`
+//! crate's `Draft::from_schema_uri`: `http` or `https`, with or without the
+//! trailing `#`), so the reader and the engine never take one document for
+//! two dialects; or, for a document without `$schema`, the one its registry
+//! declares (`"dialect"` in `registry.json`, docs/dialects.md).
 
-/// The dialects concord reads: Draft 2020-12 into types; the older ones as
-/// records the assertion engine checks in their own dialect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use serde_json::Value;
+use std::fmt;
+
+/// The dialects concord reads, oldest first. Each is read into the same
+/// model; what a keyword means in each is the keyword table's
+/// (`keywords.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
     Draft4,
     Draft6,
@@ -14,8 +20,11 @@ pub enum Dialect {
     Draft202012,
 }
 
+/// Every dialect, oldest first: the columns of the keyword table.
+pub const ALL: [Dialect; 5] = [Dialect::Draft4, Dialect::Draft6, Dialect::Draft7, Dialect::Draft201909, Dialect::Draft202012];
+
 /// What an error names as the dialects concord reads.
-pub const READ: &str = "Draft 2020-12 (into types), and draft-04, draft-06, draft-07 and 2019-09 (their records checked by the assertion engine)";
+pub const READ: &str = "draft-04, draft-06, draft-07, 2019-09 and 2020-12";
 
 impl Dialect {
     /// The dialect a `$schema` URI names, if concord reads it. The
@@ -33,11 +42,83 @@ impl Dialect {
             _ => return None,
         })
     }
+
+    /// The dialect a document is read in: the one its `$schema` names, else
+    /// the one its registry declares; or why there is none (the JSON pointer
+    /// of the problem, and what is wrong).
+    pub fn of_document(document: &Value, declared: Option<Dialect>) -> Result<Dialect, (&'static str, String)> {
+        match (document.get("$schema"), declared) {
+            (Some(Value::String(uri)), _) => Dialect::of(uri).ok_or_else(|| ("/$schema", format!("unsupported dialect {uri:?}: concord reads {READ}"))),
+            (Some(other), _) => Err(("/$schema", format!("unsupported dialect {other}: concord reads {READ}"))),
+            (None, Some(declared)) => Ok(declared),
+            (None, None) => Err((
+                "",
+                format!(
+                    "missing \"$schema\": declare the dialect in the document (\"$schema\": \"{}\"), or in registry.json, for this entry or for the whole registry (\"dialect\": \"draft-07\"; docs/dialects.md)",
+                    Dialect::Draft202012.uri()
+                ),
+            )),
+        }
+    }
+
+    /// A dialect as a registry declares it: its short name (`draft-07`,
+    /// `2020-12`) or any spelling of its URI.
+    pub fn named(name: &str) -> Option<Dialect> {
+        ALL.into_iter().find(|dialect| dialect.name() == name).or_else(|| Dialect::of(name))
+    }
+
+    /// The short name: `draft-04`, `draft-06`, `draft-07`, `2019-09`, `2020-12`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Draft4 => "draft-04",
+            Dialect::Draft6 => "draft-06",
+            Dialect::Draft7 => "draft-07",
+            Dialect::Draft201909 => "2019-09",
+            Dialect::Draft202012 => "2020-12",
+        }
+    }
+
+    /// The meta-schema URI as the dialect's own meta-schema spells its `$id`.
+    pub fn uri(self) -> &'static str {
+        match self {
+            Dialect::Draft4 => "http://json-schema.org/draft-04/schema#",
+            Dialect::Draft6 => "http://json-schema.org/draft-06/schema#",
+            Dialect::Draft7 => "http://json-schema.org/draft-07/schema#",
+            Dialect::Draft201909 => "https://json-schema.org/draft/2019-09/schema",
+            Dialect::Draft202012 => "https://json-schema.org/draft/2020-12/schema",
+        }
+    }
+
+    /// Whether keywords beside `$ref` are ignored (draft-04 to draft-07) or
+    /// applied (2019-09 on).
+    pub fn ref_overrides_siblings(self) -> bool {
+        self <= Dialect::Draft7
+    }
+
+    /// The keyword that holds a schema resource's URI: `id` in draft-04.
+    pub fn id_keyword(self) -> &'static str {
+        if self == Dialect::Draft4 {
+            "id"
+        } else {
+            "$id"
+        }
+    }
+
+    /// Whether an array of `items` is a tuple (before 2020-12's `prefixItems`).
+    pub fn items_array_is_tuple(self) -> bool {
+        self <= Dialect::Draft201909
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Dialect;
+    use super::{Dialect, ALL};
 
     #[test]
     fn each_spelling_the_engine_reads_is_its_dialect() {
@@ -54,5 +135,16 @@ mod tests {
         ] {
             assert_eq!(Dialect::of(uri), None, "{uri}");
         }
+    }
+
+    #[test]
+    fn a_dialect_is_named_by_its_short_name_or_its_uri() {
+        for dialect in ALL {
+            assert_eq!(Dialect::named(dialect.name()), Some(dialect));
+            assert_eq!(Dialect::named(dialect.uri()), Some(dialect));
+            assert_eq!(Dialect::of(dialect.uri()), Some(dialect));
+        }
+        assert_eq!(Dialect::named("draft-03"), None);
+        assert_eq!(Dialect::named("draft7"), None);
     }
 }

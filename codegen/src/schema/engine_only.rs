@@ -26,11 +26,16 @@ impl Reader {
         if depth > 64 {
             return;
         }
+        // Before 2019-09, `$ref` overrides whatever stands beside it: the
+        // engine reads none of it, and neither does the reader.
+        let overridden = doc.dialect.ref_overrides_siblings() && object.contains_key("$ref");
         for (keyword, value) in object {
             let at = pointer_push(pointer, keyword);
-            let role = keywords::lookup(keyword).map_or_else(|| keywords::unknown(keyword), |known| known.role);
-            if let Role::Refused(why) = role {
-                self.errors.push(doc.file, &at, format!("`{}` is refused: {why}", crate::error::shown(keyword)));
+            if overridden && keyword != "$ref" {
+                continue;
+            }
+            if let Role::Refused(why) = keywords::role(keyword, doc.dialect) {
+                self.errors.push(doc.file, &at, format!("`{}` is refused in {}: {why}", crate::error::shown(keyword), doc.dialect));
             }
             if let ("$ref", Value::String(target)) = (keyword.as_str(), value) {
                 self.engine_reference(doc, target, &at);
@@ -45,7 +50,7 @@ impl Reader {
     fn engine_reference(&mut self, doc: &Document, target: &str, at: &str) {
         match self.resolve_reference(doc, target) {
             // Below an embedded `$id`, a fragment may be that resource's: left to the engine.
-            Ok(Resolved::Local(pointer)) if doc.ids.len() <= usize::from(doc.root.get("$id").is_some()) => {
+            Ok(Resolved::Local(pointer)) if doc.ids.len() <= usize::from(doc.root.as_object().and_then(|root| super::id_of(root, doc.dialect)).is_some()) => {
                 if doc.root.pointer(&pointer).is_none() {
                     self.errors.push(doc.file, at, format!("`$ref` target {target:?} does not exist in this document"));
                 }
@@ -58,15 +63,25 @@ impl Reader {
     /// The subschemas a keyword holds, each checked; a value of the wrong
     /// shape is refused here, where it stands, rather than by the engine.
     fn engine_value(&mut self, doc: &Document, keyword: &str, value: &Value, at: &str, depth: usize) {
-        if ONE.contains(&keyword) {
-            self.engine_subschema(doc, value, at, depth);
-        } else if MANY.contains(&keyword) {
+        // Before 2020-12, an array of `items` is a tuple's schemas; a
+        // `dependencies` entry is a schema or a list of names.
+        let many = MANY.contains(&keyword) || (keyword == "items" && value.is_array() && doc.dialect.items_array_is_tuple());
+        if keyword == "dependencies" {
+            let Some(items) = value.as_object() else {
+                return self.errors.push(doc.file, at, "`dependencies` must be an object of schemas and lists of property names");
+            };
+            for (name, item) in items.iter().filter(|(_, item)| !item.is_array()) {
+                self.engine_subschema(doc, item, &pointer_push(at, name), depth);
+            }
+        } else if many {
             let Some(items) = value.as_array() else {
                 return self.errors.push(doc.file, at, format!("`{keyword}` must be an array of schemas"));
             };
             for (index, item) in items.iter().enumerate() {
                 self.engine_subschema(doc, item, &format!("{at}/{index}"), depth);
             }
+        } else if ONE.contains(&keyword) {
+            self.engine_subschema(doc, value, at, depth);
         } else if NAMED.contains(&keyword) {
             let Some(items) = value.as_object() else {
                 return self.errors.push(doc.file, at, format!("`{keyword}` must be an object of schemas"));

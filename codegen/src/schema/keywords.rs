@@ -1,9 +1,17 @@
-//! The keyword table: every keyword of the Draft 2020-12 vocabularies, the
-//! keywords of other drafts that real schemas still carry, and concord's own
-//! `x-` annotations, each with what concord does with it. The reader consults
-//! it for every key of every schema object, and `docs/schema-subset.md`
-//! holds its rendering (a test keeps the two equal), so a keyword can be
-//! neither forgotten nor silently dropped.
+//! The keyword table: every keyword of the dialects concord reads
+//! (draft-04, draft-06, draft-07, 2019-09, 2020-12), the keywords other
+//! specifications carry into schemas, and concord's own `x-` annotations,
+//! each with what concord does with it in each dialect. The reader consults
+//! it for every key of every schema object, in the document's dialect, and
+//! `docs/schema-subset.md` holds its rendering (a test keeps the two equal),
+//! so a keyword can be neither forgotten nor silently dropped.
+//!
+//! A keyword a dialect does not have is what that dialect makes of it: an
+//! annotation its validators ignore. Where its author plainly meant a rule
+//! (`const` in draft-04, `dependencies` in 2020-12), the rule would go
+//! unchecked, so it is refused, with the dialect that has it.
+
+use super::dialect::{Dialect, ALL};
 
 /// What concord does with a keyword.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,114 +31,239 @@ pub enum Role {
 pub struct Keyword {
     pub name: &'static str,
     /// The vocabulary that defines it (`core`, `applicator`, ..., `concord`,
-    /// or the older draft it comes from).
+    /// or the specification it comes from).
     pub vocabulary: &'static str,
-    pub role: Role,
+    /// What it is from a dialect on, oldest first: each span lasts until the
+    /// next begins, and the first begins at draft-04.
+    pub spans: &'static [(Dialect, Role)],
+}
+
+impl Keyword {
+    /// What the keyword is in `dialect`.
+    pub fn role(&self, dialect: Dialect) -> Role {
+        self.spans.iter().rev().find(|(from, _)| *from <= dialect).unwrap_or(&self.spans[0]).1
+    }
 }
 
 use Role::{Annotation, Bound, Enforced, Refused};
 
-const fn keyword(name: &'static str, vocabulary: &'static str, role: Role) -> Keyword {
-    Keyword { name, vocabulary, role }
+const D4: Dialect = Dialect::Draft4;
+const D6: Dialect = Dialect::Draft6;
+const D7: Dialect = Dialect::Draft7;
+const D2019: Dialect = Dialect::Draft201909;
+const D2020: Dialect = Dialect::Draft202012;
+
+const fn keyword(name: &'static str, vocabulary: &'static str, spans: &'static [(Dialect, Role)]) -> Keyword {
+    Keyword { name, vocabulary, spans }
 }
 
-/// Keywords whose value is one subschema.
-pub const ONE: &[&str] =
-    &["not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+/// Keywords whose value is one subschema (`items` is also an array of
+/// them, before 2020-12; `dependencies` maps names to a subschema or a
+/// list of names).
+pub const ONE: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
 /// Keywords whose value is an array of subschemas.
 pub const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 /// Keywords whose value maps names to subschemas.
-pub const NAMED: &[&str] = &["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
+pub const NAMED: &[&str] = &["properties", "patternProperties", "dependentSchemas", "dependencies", "$defs", "definitions"];
 
 pub const GROWTH_POINT: &str = "x-growth-point";
 pub const OPEN_ENUM: &str = "x-open-enum";
 pub const TYPED_ID: &str = "x-typed-id";
 pub const VERSION_FIELD: &str = "x-version-field";
 
+/// What the engine does for a keyword no type expresses.
+const BY_ENGINE: &str = "by the assertion engine: the record's JSON is checked against the pinned schema, in both languages";
+
 /// Every keyword concord knows, by vocabulary.
 pub const KEYWORDS: &[Keyword] = &[
     // core
-    keyword("$schema", "core", Bound("Draft 2020-12; an entry in draft-04, draft-06, draft-07 or 2019-09 makes no types yet, its records are checked by the assertion engine in that dialect; `http` or `https`, with or without `#`")),
-    keyword("$id", "core", Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine")),
-    keyword("$ref", "core", Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: a `$ref` outside the registry is refused where it stands, and what the engine cannot build is refused by `concord pin` and `generate`)")),
-    keyword("$anchor", "core", Bound("a name `$ref: \"#name\"` resolves to")),
-    keyword("$defs", "core", Bound("named types of the entry's module")),
-    keyword("$comment", "core", Annotation("ignored")),
-    keyword("$vocabulary", "core", Annotation("declares a meta-schema's vocabularies; no effect on records")),
-    keyword("$dynamicRef", "core", Enforced("resolved through the dynamic scope, so one location can mean different schemas: any JSON value, checked by the assertion engine")),
-    keyword("$dynamicAnchor", "core", Bound("a name `$dynamicRef` resolves to, by the assertion engine")),
+    keyword("$schema", "core", &[(D4, Bound("the document's dialect: any spelling of a dialect's URI the engine reads (`http` or `https`, with or without `#`); a document without it is read in the dialect its registry declares (docs/dialects.md)"))]),
+    keyword("$id", "core", &[
+        (D4, Refused("draft-04 spells it `id`: a draft-04 validator ignores `$id`, so `$ref`s by it would not resolve")),
+        (D6, Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine; `\"#name\"` is a name `$ref: \"#name\"` resolves to; beside `$ref`, ignored")),
+        (D2019, Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine")),
+    ]),
+    keyword("$ref", "core", &[
+        (D4, Bound("the type it points to in this document; keywords beside it are ignored, as the draft says; a reference by URI: any JSON value, which the assertion engine checks (it never fetches: a `$ref` outside the registry is refused where it stands, and what the engine cannot build is refused by `concord pin` and `generate`)")),
+        (D2019, Bound("the type it points to in this document; keywords beside it apply too (merged as an `allOf`); a reference by URI: any JSON value, which the assertion engine checks (it never fetches: a `$ref` outside the registry is refused where it stands, and what the engine cannot build is refused by `concord pin` and `generate`)")),
+    ]),
+    keyword("$anchor", "core", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores, so a `$ref` to it would not resolve: name the place with `$id: \"#name\"` (`id` in draft-04)")),
+        (D2019, Bound("a name `$ref: \"#name\"` resolves to")),
+    ]),
+    keyword("$defs", "core", &[
+        (D4, Bound("named types of the entry's module (a place `$ref` reaches by JSON pointer; the draft's own is `definitions`)")),
+        (D2019, Bound("named types of the entry's module")),
+    ]),
+    keyword("$comment", "core", &[(D4, Annotation("ignored"))]),
+    keyword("$vocabulary", "core", &[(D4, Annotation("declares a meta-schema's vocabularies; no effect on records"))]),
+    keyword("$dynamicRef", "core", &[
+        (D4, Refused("a 2020-12 keyword a validator of this dialect ignores: use `$ref`")),
+        (D2020, Enforced("resolved through the dynamic scope, so one location can mean different schemas: any JSON value, checked by the assertion engine")),
+    ]),
+    keyword("$dynamicAnchor", "core", &[
+        (D4, Refused("a 2020-12 keyword a validator of this dialect ignores")),
+        (D2020, Bound("a name `$dynamicRef` resolves to, by the assertion engine")),
+    ]),
+    keyword("$recursiveRef", "core", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores: use `$ref`")),
+        (D2019, Enforced("resolved through the dynamic scope, so one location can mean different schemas: any JSON value, checked by the assertion engine")),
+        (D2020, Refused("a 2019-09 keyword a Draft 2020-12 validator ignores: use `$ref` (or `$dynamicRef`; `concord upgrade` rewrites it)")),
+    ]),
+    keyword("$recursiveAnchor", "core", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores")),
+        (D2019, Bound("where `$recursiveRef` resolves to, by the assertion engine")),
+        (D2020, Refused("a 2019-09 keyword a Draft 2020-12 validator ignores (`$dynamicAnchor`; `concord upgrade` rewrites it)")),
+    ]),
+    keyword("id", "core", &[
+        (D4, Bound("a document's base URI; below the root, an embedded resource: any JSON value, checked by the assertion engine; `\"#name\"` is a name `$ref: \"#name\"` resolves to; beside `$ref`, ignored")),
+        (D6, Refused("draft-04's `$id`: a validator of this dialect ignores it, so `$ref`s by it would not resolve")),
+    ]),
+    keyword("definitions", "core", &[(D4, Bound("named types of the entry's module, as `$defs`"))]),
     // applicator
-    keyword("properties", "applicator", Bound("fields of an object type, in schema order")),
-    keyword("additionalProperties", "applicator", Bound("the unknown-key policy: `false` refuses, a schema types the extra entries (docs/unknown-keys.md)")),
-    keyword("items", "applicator", Bound("the element type of an array (after `prefixItems`: the rest)")),
-    keyword("prefixItems", "applicator", Bound("with `items: false` and as many `minItems`: a tuple (`(A, B)`, `tuple[A, B]`) of plain shapes; else the items are any values and the assertion engine checks them")),
-    keyword("contains", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("patternProperties", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("dependentSchemas", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("propertyNames", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("if", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("then", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("else", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("allOf", "applicator", Bound("the parts merged into one type: properties in part order, `required` joined; where parts disagree, a looser type and the assertion engine")),
-    keyword("anyOf", "applicator", Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise any JSON value, checked by the assertion engine")),
-    keyword("oneOf", "applicator", Bound("as `anyOf`; such branches exclude each other, so exactly one matches")),
-    keyword("not", "applicator", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("properties", "applicator", &[(D4, Bound("fields of an object type, in schema order"))]),
+    keyword("additionalProperties", "applicator", &[(D4, Bound("the unknown-key policy: `false` refuses, a schema types the extra entries (docs/unknown-keys.md)"))]),
+    keyword("items", "applicator", &[
+        (D4, Bound("a schema: the element type of an array; an array of schemas: a tuple, as 2020-12's `prefixItems`, the rest typed by `additionalItems`")),
+        (D2020, Bound("the element type of an array (after `prefixItems`: the rest)")),
+    ]),
+    keyword("prefixItems", "applicator", &[
+        (D4, Refused("a 2020-12 keyword a validator of this dialect ignores: use an array of `items`")),
+        (D2020, Bound("with `items: false` and as many `minItems`: a tuple (`(A, B)`, `tuple[A, B]`) of plain shapes; else the items are any values and the assertion engine checks them")),
+    ]),
+    keyword("additionalItems", "applicator", &[
+        (D4, Bound("after an array of `items`, the rest, as 2020-12's `items` after `prefixItems`; beside a schema `items` or none, ignored, as the draft says")),
+        (D2020, Refused("a Draft 2020-12 validator ignores it: use `items` after `prefixItems` (`concord upgrade` rewrites it)")),
+    ]),
+    keyword("contains", "applicator", &[
+        (D4, Refused("a draft-06 keyword a draft-04 validator ignores, so the rule would go unchecked")),
+        (D6, Enforced(BY_ENGINE)),
+    ]),
+    keyword("patternProperties", "applicator", &[(D4, Enforced(BY_ENGINE))]),
+    keyword("dependencies", "applicator", &[
+        (D4, Enforced("by the assertion engine, both forms (required names and a schema): the record's JSON is checked against the pinned schema, in both languages")),
+        (D2019, Refused("a validator of this dialect ignores it, so the records would not be checked as its author meant: use `dependentRequired` or `dependentSchemas` (`concord upgrade` rewrites it)")),
+    ]),
+    keyword("dependentSchemas", "applicator", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores: use `dependencies`")),
+        (D2019, Enforced(BY_ENGINE)),
+    ]),
+    keyword("propertyNames", "applicator", &[
+        (D4, Refused("a draft-06 keyword a draft-04 validator ignores, so the rule would go unchecked")),
+        (D6, Enforced(BY_ENGINE)),
+    ]),
+    keyword("if", "applicator", &[
+        (D4, Refused("a draft-07 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D7, Enforced(BY_ENGINE)),
+    ]),
+    keyword("then", "applicator", &[
+        (D4, Refused("a draft-07 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D7, Enforced(BY_ENGINE)),
+    ]),
+    keyword("else", "applicator", &[
+        (D4, Refused("a draft-07 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D7, Enforced(BY_ENGINE)),
+    ]),
+    keyword("allOf", "applicator", &[(D4, Bound("the parts merged into one type: properties in part order, `required` joined; where parts disagree, a looser type and the assertion engine"))]),
+    keyword("anyOf", "applicator", &[(D4, Bound("a union, when the value itself names its branch: by a tag property every branch requires with its own constant string, or by distinct JSON types; otherwise any JSON value, checked by the assertion engine"))]),
+    keyword("oneOf", "applicator", &[(D4, Bound("as `anyOf`; such branches exclude each other, so exactly one matches"))]),
+    keyword("not", "applicator", &[(D4, Enforced(BY_ENGINE))]),
     // unevaluated
-    keyword("unevaluatedProperties", "unevaluated", Bound("`false`: a closed type, like `additionalProperties: false`; a schema: the keys are kept and the assertion engine checks them")),
-    keyword("unevaluatedItems", "unevaluated", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
+    keyword("unevaluatedProperties", "unevaluated", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D2019, Bound("`false`: a closed type, like `additionalProperties: false`; a schema: the keys are kept and the assertion engine checks them")),
+    ]),
+    keyword("unevaluatedItems", "unevaluated", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D2019, Enforced(BY_ENGINE)),
+    ]),
     // validation
-    keyword("type", "validation", Bound("the value's type; `[X, \"null\"]` is nullable; several types are a union by JSON type")),
-    keyword("enum", "validation", Bound("string values (and `null`): an enum type; other values: checked by the assertion engine")),
-    keyword("const", "validation", Bound("a string: a one-value enum type; another value: checked by the assertion engine")),
-    keyword("required", "validation", Bound("required fields; the others are optional")),
-    keyword("multipleOf", "validation", Enforced("integers exactly; numbers on their shortest decimal form, exactly")),
-    keyword("maximum", "validation", Enforced("integers and numbers")),
-    keyword("exclusiveMaximum", "validation", Enforced("integers and numbers")),
-    keyword("minimum", "validation", Enforced("integers and numbers")),
-    keyword("exclusiveMinimum", "validation", Enforced("integers and numbers")),
-    keyword("maxLength", "validation", Enforced("in Unicode code points")),
-    keyword("minLength", "validation", Enforced("in Unicode code points")),
-    keyword("pattern", "validation", Enforced("ECMA-262, translated for the `regex` crate, which both languages run; a pattern it cannot mean alike (a lookaround): the assertion engine")),
-    keyword("maxItems", "validation", Enforced("arrays")),
-    keyword("minItems", "validation", Enforced("arrays")),
-    keyword("uniqueItems", "validation", Enforced("JSON equality: `1` equals `1.0`, `true` does not equal `1`; over objects, by the assertion engine on the input")),
-    keyword("maxContains", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("minContains", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    keyword("maxProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),
-    keyword("minProperties", "validation", Enforced("objects, counting every key read (dropped ones too)")),
-    keyword("dependentRequired", "validation", Enforced("by the assertion engine: the record's JSON is checked against the pinned schema, in both languages")),
-    // format-annotation
-    keyword("format", "format-annotation", Annotation("a string stays a string; 2020-12 makes `format` an annotation by default")),
+    keyword("type", "validation", &[(D4, Bound("the value's type; `[X, \"null\"]` is nullable; several types are a union by JSON type"))]),
+    keyword("enum", "validation", &[(D4, Bound("string values (and `null`): an enum type; other values: checked by the assertion engine"))]),
+    keyword("const", "validation", &[
+        (D4, Refused("a draft-06 keyword a draft-04 validator ignores, so the rule would go unchecked: use a one-value `enum`")),
+        (D6, Bound("a string: a one-value enum type; another value: checked by the assertion engine")),
+    ]),
+    keyword("required", "validation", &[(D4, Bound("required fields; the others are optional"))]),
+    keyword("multipleOf", "validation", &[(D4, Enforced("integers exactly; numbers on their shortest decimal form, exactly"))]),
+    keyword("maximum", "validation", &[(D4, Enforced("integers and numbers"))]),
+    keyword("exclusiveMaximum", "validation", &[
+        (D4, Enforced("a boolean: `true` makes `maximum` exclusive")),
+        (D6, Enforced("integers and numbers")),
+    ]),
+    keyword("minimum", "validation", &[(D4, Enforced("integers and numbers"))]),
+    keyword("exclusiveMinimum", "validation", &[
+        (D4, Enforced("a boolean: `true` makes `minimum` exclusive")),
+        (D6, Enforced("integers and numbers")),
+    ]),
+    keyword("maxLength", "validation", &[(D4, Enforced("in Unicode code points"))]),
+    keyword("minLength", "validation", &[(D4, Enforced("in Unicode code points"))]),
+    keyword("pattern", "validation", &[(D4, Enforced("ECMA-262, translated for the `regex` crate, which both languages run; a pattern it cannot mean alike (a lookaround): the assertion engine"))]),
+    keyword("maxItems", "validation", &[(D4, Enforced("arrays"))]),
+    keyword("minItems", "validation", &[(D4, Enforced("arrays"))]),
+    keyword("uniqueItems", "validation", &[(D4, Enforced("JSON equality: `1` equals `1.0`, `true` does not equal `1`; over objects, by the assertion engine on the input"))]),
+    keyword("maxContains", "validation", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D2019, Enforced(BY_ENGINE)),
+    ]),
+    keyword("minContains", "validation", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores, so the rule would go unchecked")),
+        (D2019, Enforced(BY_ENGINE)),
+    ]),
+    keyword("maxProperties", "validation", &[(D4, Enforced("objects, counting every key read (dropped ones too)"))]),
+    keyword("minProperties", "validation", &[(D4, Enforced("objects, counting every key read (dropped ones too)"))]),
+    keyword("dependentRequired", "validation", &[
+        (D4, Refused("a 2019-09 keyword a validator of this draft ignores: use `dependencies`")),
+        (D2019, Enforced(BY_ENGINE)),
+    ]),
+    // format
+    keyword("format", "format-annotation", &[(D4, Annotation("a string stays a string: the engine asserts no format, in any dialect (2019-09 and 2020-12 make it an annotation by default)"))]),
     // content
-    keyword("contentEncoding", "content", Annotation("the string is kept as written")),
-    keyword("contentMediaType", "content", Annotation("the string is kept as written")),
-    keyword("contentSchema", "content", Annotation("the string is kept as written")),
+    keyword("contentEncoding", "content", &[
+        (D4, Annotation("the string is kept as written")),
+        (D6, Enforced("by the assertion engine, which these drafts let assert it (`base64`): the record's JSON is checked against the pinned schema, in both languages")),
+        (D2019, Annotation("the string is kept as written")),
+    ]),
+    keyword("contentMediaType", "content", &[
+        (D4, Annotation("the string is kept as written")),
+        (D6, Enforced("by the assertion engine, which these drafts let assert it (`application/json`): the record's JSON is checked against the pinned schema, in both languages")),
+        (D2019, Annotation("the string is kept as written")),
+    ]),
+    keyword("contentSchema", "content", &[(D4, Annotation("the string is kept as written"))]),
     // meta-data
-    keyword("title", "meta-data", Annotation("documentation")),
-    keyword("description", "meta-data", Annotation("documentation")),
-    keyword("default", "meta-data", Annotation("never written: output holds only what the input held")),
-    keyword("deprecated", "meta-data", Annotation("ignored")),
-    keyword("readOnly", "meta-data", Annotation("ignored")),
-    keyword("writeOnly", "meta-data", Annotation("ignored")),
-    keyword("examples", "meta-data", Annotation("ignored")),
+    keyword("title", "meta-data", &[(D4, Annotation("documentation"))]),
+    keyword("description", "meta-data", &[(D4, Annotation("documentation"))]),
+    keyword("default", "meta-data", &[(D4, Annotation("never written: output holds only what the input held"))]),
+    keyword("deprecated", "meta-data", &[(D4, Annotation("ignored"))]),
+    keyword("readOnly", "meta-data", &[(D4, Annotation("ignored"))]),
+    keyword("writeOnly", "meta-data", &[(D4, Annotation("ignored"))]),
+    keyword("examples", "meta-data", &[(D4, Annotation("ignored"))]),
     // concord
-    keyword(GROWTH_POINT, "concord", Bound("`true`: unknown keys are kept verbatim and written back (docs/unknown-keys.md)")),
-    keyword(OPEN_ENUM, "concord", Bound("`true` beside a string `enum`: any other string is kept and written back unchanged (`Unrecognized(String)` in Rust, `OpenEnum[Literal[...]]`, a `str`, in Python; docs/extensions.md)")),
-    keyword(TYPED_ID, "concord", Bound("a prefix (`[a-z][a-z0-9]*` words joined by `_`) on a string: only `<prefix>_<lowercase UUIDv7>` is read (a newtype in Rust, a checked `str` in Python; docs/extensions.md)")),
-    keyword(VERSION_FIELD, "concord", Bound("the property (required, an integer `enum` or `const`) that holds an envelope's version: any other version is refused before anything else, as `unsupported-version` (docs/extensions.md)")),
-    // other drafts
-    keyword("definitions", "draft-07", Bound("a place for named types, as `$defs`")),
-    keyword("dependencies", "draft-07", Refused("a Draft 2020-12 validator ignores it, so the records would not be checked as its author meant: use `dependentRequired` or `dependentSchemas`")),
-    keyword("additionalItems", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it: use `items` after `prefixItems`")),
-    keyword("$recursiveRef", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it: use `$ref`")),
-    keyword("$recursiveAnchor", "draft-2019-09", Refused("a Draft 2020-12 validator ignores it")),
-    keyword("id", "draft-04", Refused("Draft 4's `$id`: a Draft 2020-12 validator ignores it")),
-    keyword("nullable", "openapi-3.0", Refused("a Draft 2020-12 validator ignores it: use `\"type\": [X, \"null\"]`")),
+    keyword(GROWTH_POINT, "concord", &[(D4, Bound("`true`: unknown keys are kept verbatim and written back (docs/unknown-keys.md)"))]),
+    keyword(OPEN_ENUM, "concord", &[(D4, Bound("`true` beside a string `enum`: any other string is kept and written back unchanged (`Unrecognized(String)` in Rust, `OpenEnum[Literal[...]]`, a `str`, in Python; docs/extensions.md)"))]),
+    keyword(TYPED_ID, "concord", &[(D4, Bound("a prefix (`[a-z][a-z0-9]*` words joined by `_`) on a string: only `<prefix>_<lowercase UUIDv7>` is read (a newtype in Rust, a checked `str` in Python; docs/extensions.md)"))]),
+    keyword(VERSION_FIELD, "concord", &[(D4, Bound("the property (required, an integer `enum` or `const`) that holds an envelope's version: any other version is refused before anything else, as `unsupported-version` (docs/extensions.md)"))]),
+    // other specifications
+    keyword("nullable", "openapi-3.0", &[(D4, Refused("no dialect's validator reads it: use `\"type\": [X, \"null\"]`"))]),
 ];
 
 /// Keywords no generated type expresses: the records of a document that
-/// holds any of them are also checked by the assertion engine (the
-/// `jsonschema` crate, in both languages), against the pinned schema.
+/// holds any of them where its dialect has them (enforced or bound) are also
+/// checked by the assertion engine (the `jsonschema` crate, in both
+/// languages), against the pinned schema.
 pub const ENGINE: &[&str] = &[
     "not",
     "if",
@@ -141,11 +274,15 @@ pub const ENGINE: &[&str] = &[
     "maxContains",
     "dependentRequired",
     "dependentSchemas",
+    "dependencies",
     "propertyNames",
     "patternProperties",
     "unevaluatedItems",
     "prefixItems",
+    "contentEncoding",
+    "contentMediaType",
     "$dynamicAnchor",
+    "$recursiveAnchor",
 ];
 
 /// Keywords other tools write as documentation, outside any vocabulary.
@@ -156,23 +293,37 @@ pub fn lookup(name: &str) -> Option<&'static Keyword> {
     KEYWORDS.iter().find(|keyword| keyword.name == name)
 }
 
-/// What an unknown keyword is: an annotation, as Draft 2020-12 reads it,
-/// unless it looks like a misspelt keyword of ours or an unknown `x-`
-/// keyword (a misspelt `x-growth-point` must not pass unnoticed).
+/// What a key of a schema object is in `dialect`: its row's role there, or
+/// what an unknown keyword is.
+pub fn role(name: &str, dialect: Dialect) -> Role {
+    lookup(name).map_or_else(|| unknown(name), |keyword| keyword.role(dialect))
+}
+
+/// What an unknown keyword is: an annotation, as every dialect reads it,
+/// unless it looks like a misspelt keyword, or like one of concord's `x-`
+/// keywords (a misspelt `x-growth-point` must not pass unnoticed).
 pub fn unknown(name: &str) -> Role {
     if KNOWN_ANNOTATIONS.contains(&name) {
         return Annotation("an annotation other tools read");
     }
-    if name.starts_with("x-") {
-        return Refused("an unknown extension keyword: concord knows `x-growth-point`, `x-open-enum`, `x-typed-id` and `x-version-field`, and a misspelt one must not pass unnoticed");
+    if let Some(word) = name.strip_prefix("x-") {
+        let first = word.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
+        let mut ours = KEYWORDS.iter().filter(|keyword| keyword.vocabulary == "concord");
+        let like_ours = ["growth", "open", "typed", "version", "concord"].contains(&first.as_str())
+            || (name.len() <= 32 && ours.any(|keyword| edit_distance(keyword.name, &name.to_ascii_lowercase()) <= 3));
+        return if like_ours {
+            Refused("an unknown concord extension keyword: concord knows `x-growth-point`, `x-open-enum`, `x-typed-id` and `x-version-field`, and a misspelt one must not pass unnoticed")
+        } else {
+            Annotation("another tool's extension keyword: ignored")
+        };
     }
     let misspelt = KEYWORDS
         .iter()
-        .filter(|keyword| !matches!(keyword.role, Annotation(_)))
+        .filter(|keyword| keyword.spans.iter().any(|(_, role)| !matches!(role, Annotation(_))))
         .find(|keyword| close(&keyword.name.to_ascii_lowercase(), &name.to_ascii_lowercase()));
     match misspelt {
         Some(_) => Refused("it looks like a misspelt keyword, which would leave a rule unchecked"),
-        None => Annotation("an unknown keyword: Draft 2020-12 reads it as an annotation"),
+        None => Annotation("an unknown keyword: every dialect reads it as an annotation"),
     }
 }
 
@@ -210,19 +361,58 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The table as Markdown, as `docs/schema-subset.md` holds it.
+/// The table as Markdown, as `docs/schema-subset.md` holds it: a column
+/// per dialect, and what the keyword does in each span of them.
 pub fn markdown() -> String {
-    let mut out = String::from("| keyword | vocabulary | concord | how |\n|---|---|---|---|\n");
+    let mut out = String::from("| keyword | vocabulary |");
+    for dialect in ALL {
+        out.push_str(&format!(" {dialect} |"));
+    }
+    out.push_str(" how |\n|---|---|");
+    out.push_str(&"---|".repeat(ALL.len()));
+    out.push_str("---|\n");
     for keyword in KEYWORDS {
-        let (role, how) = match keyword.role {
-            Bound(how) => ("bound", how),
-            Enforced(how) => ("enforced", how),
-            Annotation(how) => ("annotation", how),
-            Refused(why) => ("refused", why),
-        };
-        out.push_str(&format!("| `{}` | {} | {role} | {} |\n", keyword.name, keyword.vocabulary, how.replace('|', "\\|")));
+        out.push_str(&format!("| `{}` | {} |", keyword.name, keyword.vocabulary));
+        for dialect in ALL {
+            out.push_str(&format!(" {} |", role_word(keyword.role(dialect))));
+        }
+        let hows: Vec<String> = keyword
+            .spans
+            .iter()
+            .enumerate()
+            .map(|(index, (from, role))| {
+                let how = role_text(*role).replace('|', "\\|");
+                if keyword.spans.len() == 1 {
+                    return how;
+                }
+                let last = keyword.spans.get(index + 1).map_or(Dialect::Draft202012, |(next, _)| ALL[ALL.iter().position(|d| d == next).unwrap_or(1) - 1]);
+                let count = ALL.iter().filter(|dialect| *from <= **dialect && **dialect <= last).count();
+                let span = match count {
+                    1 => from.to_string(),
+                    2 => format!("{from} and {last}"),
+                    _ => format!("{from} to {last}"),
+                };
+                format!("**{span}**: {how}")
+            })
+            .collect();
+        out.push_str(&format!(" {} |\n", hows.join("; ")));
     }
     out
+}
+
+fn role_word(role: Role) -> &'static str {
+    match role {
+        Bound(_) => "bound",
+        Enforced(_) => "enforced",
+        Annotation(_) => "annotation",
+        Refused(_) => "refused",
+    }
+}
+
+fn role_text(role: Role) -> &'static str {
+    match role {
+        Bound(text) | Enforced(text) | Annotation(text) | Refused(text) => text,
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +427,38 @@ mod tests {
         for name in ["example", "$version", "$todo", "tsType", "markdownDescription", "i18n"] {
             assert!(matches!(unknown(name), Annotation(_)), "{name}");
         }
+    }
+
+    #[test]
+    fn other_tools_extension_keywords_are_annotations_and_ours_misspelt_are_refused() {
+        for name in ["x-kubernetes-list-type", "x-intellij-html-description", "x-taplo", "x-nullable", "x-ms-enum", "x-openapi-ref"] {
+            assert!(matches!(unknown(name), Annotation(_)), "{name}");
+        }
+        for name in ["x-growth", "x-growth_point", "x-open", "x-typed-ids", "x-version", "x-concord-integer", "x-growthpoint", "x-versionfield"] {
+            assert!(matches!(unknown(name), Refused(_)), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_row_says_what_it_is_from_draft_04_on_oldest_first() {
+        for keyword in KEYWORDS {
+            assert_eq!(keyword.spans.first().map(|(from, _)| *from), Some(Dialect::Draft4), "{}", keyword.name);
+            assert!(keyword.spans.windows(2).all(|pair| pair[0].0 < pair[1].0), "{}: spans out of order", keyword.name);
+            assert!(keyword.spans.windows(2).all(|pair| pair[0].1 != pair[1].1), "{}: two spans say the same", keyword.name);
+        }
+    }
+
+    #[test]
+    fn a_keyword_is_what_its_dialect_makes_of_it() {
+        assert!(matches!(role("const", Dialect::Draft4), Refused(_)));
+        assert!(matches!(role("const", Dialect::Draft6), Bound(_)));
+        assert!(matches!(role("dependencies", Dialect::Draft7), Enforced(_)));
+        assert!(matches!(role("dependencies", Dialect::Draft202012), Refused(_)));
+        assert!(matches!(role("id", Dialect::Draft4), Bound(_)));
+        assert!(matches!(role("$id", Dialect::Draft4), Refused(_)));
+        assert!(matches!(role("contentEncoding", Dialect::Draft7), Enforced(_)));
+        assert!(matches!(role("contentEncoding", Dialect::Draft202012), Annotation(_)));
+        assert!(matches!(role("$recursiveRef", Dialect::Draft201909), Enforced(_)));
     }
 
     #[test]

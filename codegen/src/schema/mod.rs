@@ -11,7 +11,7 @@
 
 mod array;
 mod compose;
-mod dialect;
+pub mod dialect;
 mod engine_only;
 mod enums;
 pub mod keywords;
@@ -38,6 +38,7 @@ pub use dialect::Dialect;
 pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 pub use reference::percent_decode;
 use scan::Scan;
+pub use uri::{anchor_of, id_of};
 use uri::{base_uri, id_problem};
 pub use uri::{document_base, resolve_uri};
 
@@ -62,7 +63,17 @@ pub struct Reading {
 pub fn read_all(registry: &Registry) -> Reading {
     // Each document read once, and walked once for its anchors, `$id`s and `$ref`s.
     let documents: Vec<Result<Value, JsonError>> = registry.schemas.iter().map(|schema| concord_runtime::strict::read_schema(&schema.bytes)).collect();
-    let scans: Vec<Scan> = documents.iter().map(|document| document.as_ref().map(Scan::of).unwrap_or_default()).collect();
+    // The dialect each is read in (one without any is refused when read).
+    let dialects: Vec<Option<Dialect>> =
+        registry.schemas.iter().zip(&documents).map(|(schema, document)| Dialect::of_document(document.as_ref().ok()?, schema.dialect).ok()).collect();
+    let scans: Vec<Scan> = documents
+        .iter()
+        .zip(&dialects)
+        .map(|(document, dialect)| match (document, dialect) {
+            (Ok(document), Some(dialect)) => Scan::of(document, *dialect),
+            _ => Scan::default(),
+        })
+        .collect();
     // Every document's base URI first: a `$ref` may name another entry.
     let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
@@ -106,6 +117,7 @@ pub fn read_all(registry: &Registry) -> Reading {
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
             digest: schema.digest.clone(),
             base: reader.bases[module].clone(),
+            declared_dialect: declared_dialect(schema, documents[module].as_ref().ok()),
             refers_to,
         });
         reader.targets.push(HashMap::new());
@@ -121,6 +133,13 @@ pub fn read_all(registry: &Registry) -> Reading {
     lower::presence(&mut reader.model);
     pin_records(&mut reader.model, &reader.needs_engine);
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
+}
+
+/// The meta-schema URI of the dialect the registry declares for a document
+/// that has no `$schema`: the engine needs it to read the pinned text.
+fn declared_dialect(schema: &SchemaFile, document: Option<&Value>) -> Option<String> {
+    let declared = schema.dialect?;
+    document.is_some_and(|document| document.get("$schema").is_none()).then(|| declared.uri().to_owned())
 }
 
 /// Every record type with a place of its own in its document is pinned
@@ -201,6 +220,8 @@ const MAX_DEPTH: usize = 128;
 /// The document being read: where diagnostics point and where `$ref`s resolve.
 struct Document<'a> {
     file: &'a Path,
+    /// The dialect the document is read in.
+    dialect: Dialect,
     digest: &'a str,
     module: usize,
     root: &'a Value,
@@ -234,6 +255,8 @@ enum Read {
 struct Keywords<'a> {
     object: &'a Map<String, Value>,
     pointer: &'a str,
+    /// The dialect its document is read in.
+    dialect: Dialect,
     taken: RefCell<BTreeSet<&'a str>>,
 }
 
@@ -264,7 +287,7 @@ impl<'a> Keywords<'a> {
         self.object
             .keys()
             .map(String::as_str)
-            .filter(|k| !taken.contains(k) && keywords::lookup(k).is_some_and(|kw| matches!(kw.role, Role::Bound(_) | Role::Enforced(_))))
+            .filter(|k| !taken.contains(k) && keywords::lookup(k).is_some_and(|kw| matches!(kw.role(self.dialect), Role::Bound(_) | Role::Enforced(_))))
             .collect()
     }
 }
@@ -283,26 +306,31 @@ impl Reader {
         if self.too_many_members(file, "", root) {
             return;
         }
-        let older = match root.get("$schema") {
-            Some(Value::String(uri)) => match Dialect::of(uri) {
-                Some(Dialect::Draft202012) => false,
-                Some(_) => true,
-                None => {
-                    return self.errors.push(file, "/$schema", format!("unsupported dialect {:?}: concord reads {}", uri, dialect::READ));
-                }
-            },
-            Some(other) => return self.errors.push(file, "/$schema", format!("unsupported dialect {other}: concord reads {}", dialect::READ)),
-            None => return self.errors.push(file, "", format!("missing \"$schema\": declare \"{DRAFT_2020_12}\"")),
+        let dialect = match Dialect::of_document(document, schema.dialect) {
+            Ok(dialect) => dialect,
+            Err((pointer, why)) => return self.errors.push(file, pointer, why),
         };
-        match root.get("$id") {
-            None | Some(Value::String(_)) => {}
-            Some(_) => self.errors.push(file, "/$id", "`$id` must be a string"),
+        if let (Some(declared), true, Some(_)) = (schema.dialect, schema.dialect_of_entry, root.get("$schema")) {
+            if declared != dialect {
+                self.errors.push(
+                    file,
+                    "/$schema",
+                    format!("registry.json declares this entry {declared}, but its `$schema` names {dialect}: a document's own `$schema` says what it is; remove the entry's `dialect`"),
+                );
+            }
         }
-        if let Some(why) = root.get("$id").and_then(Value::as_str).and_then(id_problem) {
-            self.errors.push(file, "/$id", format!("`$id` {why}: it is the document's URI, by which `$ref`s and the assertion engine know it"));
+        let id_keyword = dialect.id_keyword();
+        let id_at = format!("/{id_keyword}");
+        match root.get(id_keyword) {
+            None | Some(Value::String(_)) => {}
+            Some(_) => self.errors.push(file, &id_at, format!("`{id_keyword}` must be a string")),
+        }
+        if let Some(why) = id_of(root, dialect).and_then(|id| id_problem(id, dialect)) {
+            self.errors.push(file, &id_at, format!("`{id_keyword}` {why}: it is the document's URI, by which `$ref`s and the assertion engine know it"));
         }
         let mut doc = Document {
             file,
+            dialect,
             digest: &schema.digest,
             module,
             root: document,
@@ -312,16 +340,6 @@ impl Reader {
             pending: Vec::new(),
             engine: false,
         };
-        // A document in an older dialect (a standard's schema a 2020-12 entry
-        // `$ref`s, say): no types are read from it; its records are any JSON
-        // value, which the engine checks in the document's own dialect.
-        if older {
-            let id = self.declare(&schema.name, &doc, "", true);
-            self.model.modules[module].root = Some(id);
-            self.needs_engine[module] = true;
-            return;
-        }
-
         // A root that is only a `$ref` to one of its definitions (`"$ref":
         // "#/$defs/Bom"`) is that type, under the entry's name: the name is
         // taken first, as a root's is, and given to the definition.
@@ -330,7 +348,7 @@ impl Reader {
             .filter_map(|place| root.get(*place).and_then(Value::as_object).map(|defs| (place, defs)))
             .flat_map(|(place, defs)| defs.keys().map(move |key| pointer_push(&format!("/{place}"), key)))
             .collect();
-        let root_is_a_definition = plain_reference(root).filter(|pointer| definitions.contains(pointer));
+        let root_is_a_definition = plain_reference(root, dialect).filter(|pointer| definitions.contains(pointer));
         // The root type; for a document of `$defs` only, whose root asserts
         // nothing, it is any JSON value, and the definitions are the module's types.
         let root_id = match &root_is_a_definition {
@@ -537,8 +555,10 @@ impl Reader {
         // against its own base; a `$dynamicRef` against the dynamic scope;
         // `oneOf` beside `anyOf` would need both: any value, which the engine
         // checks (its subschemas still held to the keyword table).
-        let engine_only = (!at_root && (object.contains_key("$id") || object.contains_key("$schema")))
-            || object.contains_key("$dynamicRef")
+        let dialect = doc.dialect;
+        let engine_only = (!at_root && (id_of(object, dialect).is_some() || object.contains_key("$schema")))
+            || (object.contains_key("$dynamicRef") && dialect == Dialect::Draft202012)
+            || (object.contains_key("$recursiveRef") && dialect == Dialect::Draft201909)
             || (object.contains_key("oneOf") && object.contains_key("anyOf"));
         if engine_only {
             doc.engine = true;
@@ -548,13 +568,34 @@ impl Reader {
         if !at_root && self.too_many_members(file, pointer, object) {
             return None;
         }
-        let schema = Keywords { object, pointer, taken: RefCell::new(BTreeSet::new()) };
-        self.check_keywords(file, &schema);
+        let schema = Keywords { object, pointer, dialect, taken: RefCell::new(BTreeSet::new()) };
+        // Before 2019-09, `$ref` overrides whatever stands beside it: those
+        // keywords mean nothing, as the draft says (the engine ignores them
+        // too), but for concord's own, which would be lost unseen.
+        if schema.has("$ref") && dialect.ref_overrides_siblings() {
+            for sibling in object.keys().filter(|k| *k != "$ref") {
+                if keywords::lookup(sibling).is_some_and(|k| k.vocabulary == "concord") {
+                    self.errors.push(
+                        file,
+                        schema.at(sibling),
+                        format!("`{sibling}` beside `$ref` is ignored in {dialect}, where `$ref` overrides the keywords beside it: put it in the schema the `$ref` names"),
+                    );
+                }
+                schema.taken.borrow_mut().insert(sibling);
+            }
+        } else {
+            self.check_keywords(file, &schema);
+        }
         for annotation in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
             schema.take(annotation);
         }
+        if dialect == Dialect::Draft4 {
+            schema.take("id");
+        }
 
-        let read = if schema.has("allOf") || (schema.has("$ref") && !reference::only_annotations_beside(object)) {
+        let read = if schema.has("$ref") && dialect.ref_overrides_siblings() {
+            self.reference(doc, &schema).map(Read::Shape)
+        } else if schema.has("allOf") || (schema.has("$ref") && !reference::only_annotations_beside(object, dialect)) {
             self.all_of(doc, &schema, hint)
         } else if schema.has("$ref") {
             self.reference(doc, &schema).map(Read::Shape)
@@ -580,6 +621,11 @@ impl Reader {
         for &keyword in keywords::ENGINE {
             // An array's `prefixItems` may make a tuple: `array` decides.
             if keyword == "prefixItems" && base.as_deref() == Some("array") {
+                continue;
+            }
+            // Only where the dialect has it (elsewhere, an annotation taken
+            // already, or refused).
+            if !matches!(keywords::role(keyword, schema.dialect), Role::Bound(_) | Role::Enforced(_)) {
                 continue;
             }
             if let Some(value) = schema.take(keyword) {
@@ -623,9 +669,9 @@ impl Reader {
     fn check_keywords(&mut self, file: &Path, schema: &Keywords) {
         for keyword in schema.object.keys() {
             let k = keyword.as_str();
-            let role = keywords::lookup(k).map_or_else(|| keywords::unknown(k), |known| known.role);
+            let role = keywords::role(k, schema.dialect);
             match role {
-                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{}` is refused: {why}", crate::error::shown(k))),
+                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{}` is refused in {}: {why}", crate::error::shown(k), schema.dialect)),
                 Role::Annotation(_) => {
                     schema.taken.borrow_mut().insert(k);
                 }
@@ -714,9 +760,11 @@ fn doc_text(schema: &Value) -> Option<String> {
 }
 
 /// The location a root names when it is nothing but a local `$ref` (and
-/// annotations or definitions beside it).
-fn plain_reference(root: &Map<String, Value>) -> Option<String> {
+/// annotations or definitions beside it; before 2019-09, whatever stands
+/// beside it, which `$ref` overrides).
+fn plain_reference(root: &Map<String, Value>, dialect: Dialect) -> Option<String> {
     let target = root.get("$ref")?.as_str()?.strip_prefix('#')?;
-    let plain = root.keys().all(|k| matches!(k.as_str(), "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
+    let plain = dialect.ref_overrides_siblings()
+        || root.keys().all(|k| matches!(k.as_str(), "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$comment" | "title" | "description"));
     (plain && target.starts_with('/')).then(|| target.replace("%25", "%"))
 }

@@ -1,21 +1,20 @@
 //! `$ref`: a location in the same document (`#`, `#/$defs/Name`, any JSON
 //! pointer, or an `$anchor`), read once as a named type.
 
-use super::{Document, Keywords, Reader};
+use super::{Dialect, Document, Keywords, Reader};
 use crate::model::{Shape, TypeId};
 use crate::names;
 use serde_json::Value;
 
 /// Keywords that may stand beside `$ref` without changing what it means.
-fn plain_sibling(keyword: &str) -> bool {
+fn plain_sibling(keyword: &str, dialect: Dialect) -> bool {
     matches!(keyword, "$ref" | "$schema" | "$id" | "$defs" | "definitions" | "$anchor")
-        || super::keywords::lookup(keyword)
-            .map_or_else(|| matches!(super::keywords::unknown(keyword), super::Role::Annotation(_)), |k| matches!(k.role, super::Role::Annotation(_)))
+        || matches!(super::keywords::role(keyword, dialect), super::Role::Annotation(_))
 }
 
 /// Whether a schema with `$ref` holds nothing else that changes its meaning.
-pub(super) fn only_annotations_beside(object: &serde_json::Map<String, Value>) -> bool {
-    object.keys().all(|k| plain_sibling(k))
+pub(super) fn only_annotations_beside(object: &serde_json::Map<String, Value>, dialect: Dialect) -> bool {
+    object.keys().all(|k| plain_sibling(k, dialect))
 }
 
 impl Reader {
@@ -23,7 +22,8 @@ impl Reader {
         let file = doc.file;
         let at = schema.at("$ref");
         let target = schema.take("$ref")?;
-        for sibling in schema.object.keys().filter(|k| !plain_sibling(k)) {
+        // Before 2019-09 the reader took every sibling already: `$ref` overrides them.
+        for sibling in schema.object.keys().filter(|k| !plain_sibling(k, schema.dialect) && !schema.is_taken(k)) {
             self.errors.push(
                 file,
                 schema.at(sibling),
@@ -61,7 +61,7 @@ impl Reader {
     /// one reading of a reference, for typed and engine-only schemas alike.
     pub(super) fn resolve_reference(&self, doc: &Document, target: &str) -> Result<Resolved, String> {
         // A reference by the document's own `$id` is a local one.
-        let root_id = doc.root.get("$id").and_then(Value::as_str).map(|id| id.trim_end_matches('#'));
+        let root_id = doc.root.as_object().and_then(|root| super::id_of(root, doc.dialect)).map(|id| id.trim_end_matches('#'));
         let local = match target.split_once('#') {
             Some((base, fragment)) if base.is_empty() || Some(base) == root_id => Some(fragment),
             None if Some(target) == root_id => Some(""),

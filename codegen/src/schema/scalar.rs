@@ -10,7 +10,10 @@ use std::path::Path;
 const FAMILIES: &[(&[&str], &[&str])] = &[
     (&["string"], &["minLength", "maxLength", "pattern"]),
     (&["integer", "number"], &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
-    (&["array"], &["items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems"]),
+    (
+        &["array"],
+        &["items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems"],
+    ),
     (
         &["object"],
         &[
@@ -114,9 +117,7 @@ impl Reader {
     }
 
     pub(super) fn integer(&mut self, file: &Path, schema: &Keywords) -> Shape {
-        let bound = |reader: &mut Reader, keyword| reader.number_value(file, schema, keyword);
-        let (minimum, exclusive_minimum) = (bound(self, "minimum"), bound(self, "exclusiveMinimum"));
-        let (maximum, exclusive_maximum) = (bound(self, "maximum"), bound(self, "exclusiveMaximum"));
+        let [minimum, exclusive_minimum, maximum, exclusive_maximum] = self.bounds(file, schema);
         // Integers between the bounds, inclusive: `minimum: 1.5` is 2,
         // `exclusiveMaximum: 10` is 9; the safe range bounds them all.
         let mut min = -MAX_SAFE;
@@ -148,13 +149,8 @@ impl Reader {
     }
 
     pub(super) fn number(&mut self, file: &Path, schema: &Keywords) -> Shape {
-        let bound = |reader: &mut Reader, keyword| reader.number_value(file, schema, keyword);
-        let range = Check::NumberRange {
-            minimum: bound(self, "minimum"),
-            exclusive_minimum: bound(self, "exclusiveMinimum"),
-            maximum: bound(self, "maximum"),
-            exclusive_maximum: bound(self, "exclusiveMaximum"),
-        };
+        let [minimum, exclusive_minimum, maximum, exclusive_maximum] = self.bounds(file, schema);
+        let range = Check::NumberRange { minimum, exclusive_minimum, maximum, exclusive_maximum };
         let mut checks = Vec::new();
         if range != (Check::NumberRange { minimum: None, exclusive_minimum: None, maximum: None, exclusive_maximum: None }) {
             checks.push(range);
@@ -166,6 +162,29 @@ impl Reader {
             }
         }
         checked(Shape::Number, checks)
+    }
+
+    /// The bounds `[minimum, exclusive minimum, maximum, exclusive maximum]`.
+    /// In draft-04, `exclusiveMinimum`/`exclusiveMaximum` are booleans that
+    /// make `minimum`/`maximum` exclusive (without one, they mean nothing).
+    fn bounds(&mut self, file: &Path, schema: &Keywords) -> [Option<f64>; 4] {
+        let [minimum, maximum] = [self.number_value(file, schema, "minimum"), self.number_value(file, schema, "maximum")];
+        if schema.dialect != super::Dialect::Draft4 {
+            return [minimum, self.number_value(file, schema, "exclusiveMinimum"), maximum, self.number_value(file, schema, "exclusiveMaximum")];
+        }
+        let mut exclusive = |keyword: &'static str| match schema.take(keyword) {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => {
+                self.errors.push(file, schema.at(keyword), format!("`{keyword}` must be a boolean in draft-04 (`true` makes the bound beside it exclusive)"));
+                false
+            }
+        };
+        let (exclusive_minimum, exclusive_maximum) = (exclusive("exclusiveMinimum"), exclusive("exclusiveMaximum"));
+        let split = |bound: Option<f64>, exclusive: bool| if exclusive { [None, bound] } else { [bound, None] };
+        let [minimum, exclusive_minimum] = split(minimum, exclusive_minimum);
+        let [maximum, exclusive_maximum] = split(maximum, exclusive_maximum);
+        [minimum, exclusive_minimum, maximum, exclusive_maximum]
     }
 
     /// `multipleOf`'s value as decimal text: a number above zero.
@@ -185,7 +204,11 @@ impl Reader {
         match value.as_f64() {
             Some(number) => Some(number),
             None => {
-                let why = if value.is_boolean() { " (a boolean `exclusiveMinimum`/`exclusiveMaximum` is Draft 4's form)" } else { "" };
+                let why = if value.is_boolean() {
+                    " (a boolean `exclusiveMinimum`/`exclusiveMaximum` is draft-04's form: declare that dialect, or write the bound as a number)"
+                } else {
+                    ""
+                };
                 self.errors.push(file, schema.at(keyword), format!("`{keyword}` must be a number{why}"));
                 None
             }

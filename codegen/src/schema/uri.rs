@@ -1,22 +1,26 @@
 //! URIs, as far as schema references need them: a document's base URI
 //! and `$id`, and RFC 3986 resolution of a reference against a base.
 
+use super::dialect::Dialect;
 use crate::registry::SchemaFile;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A document's base URI: the `uri` the index gives it, else its `$id`
 /// (resolved against its path in the registry, without a fragment), else
 /// its path in the registry below [`concord_runtime::pinned::BASE`].
 /// (The engine knows it by its `$id` too.)
 pub(super) fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
-    document_base(&schema.path, schema.uri.as_deref(), document)
+    document_base(&schema.path, schema.uri.as_deref(), document, schema.dialect)
 }
 
 /// The base URI of the document at `path` in a registry (with the entry's
-/// `uri`, if any): the URI `$ref`s in it resolve against, and by which
-/// other documents name it.
-pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>) -> String {
-    let id = document.and_then(|document| document.get("$id")?.as_str().map(str::to_owned));
+/// `uri`, if any, and the dialect the registry declares for it, if any):
+/// the URI `$ref`s in it resolve against, and by which other documents name it.
+pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>, declared: Option<Dialect>) -> String {
+    let id = document.and_then(|document| {
+        let dialect = Dialect::of_document(document, declared).unwrap_or(Dialect::Draft202012);
+        id_of(document.as_object()?, dialect).map(str::to_owned)
+    });
     let path = format!("{}{}", concord_runtime::pinned::BASE, path);
     match (uri, id) {
         (Some(uri), _) => uri.to_owned(),
@@ -26,15 +30,38 @@ pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>) ->
     }
 }
 
+/// The URI a schema object gives itself, as its dialect reads it: `$id`
+/// (`id` in draft-04); before 2019-09, none beside `$ref` (which overrides
+/// its siblings), and a `#name` alone is an anchor ([`anchor_of`]), not a URI.
+pub fn id_of(object: &Map<String, Value>, dialect: Dialect) -> Option<&str> {
+    let id = object.get(dialect.id_keyword())?.as_str()?;
+    if dialect.ref_overrides_siblings() && (object.contains_key("$ref") || id.starts_with('#')) {
+        return None;
+    }
+    Some(id)
+}
+
+/// The plain name a schema object gives its place, as its dialect reads it:
+/// `$anchor` from 2019-09 on; before, a `$id` (`id` in draft-04) that is a
+/// fragment alone, `"#name"`.
+pub fn anchor_of(object: &Map<String, Value>, dialect: Dialect) -> Option<&str> {
+    if dialect.ref_overrides_siblings() {
+        object.get(dialect.id_keyword())?.as_str()?.strip_prefix('#').filter(|name| !name.is_empty())
+    } else {
+        object.get("$anchor")?.as_str()
+    }
+}
+
 /// What is wrong with a document's `$id`, if anything: it must be a URI
 /// reference (RFC 3986: ASCII, no spaces, `%` only before two hex digits)
-/// without a fragment (Draft 2020-12 allows an empty one).
-pub(super) fn id_problem(id: &str) -> Option<String> {
+/// without a fragment (an empty one is allowed).
+pub(super) fn id_problem(id: &str, dialect: Dialect) -> Option<String> {
     if let Some(character) = crate::registry::outside_uri(id) {
         return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {character:?} in one)"));
     }
+    let anchor = if dialect.ref_overrides_siblings() { "a fragment alone, `#name`, names a place" } else { "use `$anchor`" };
     match id.split_once('#') {
-        Some((_, fragment)) if !fragment.is_empty() => Some(format!("{id:?} has a fragment, which Draft 2020-12 does not allow in `$id` (use `$anchor`)")),
+        Some((_, fragment)) if !fragment.is_empty() => Some(format!("{id:?} has a fragment, which a document's URI cannot have ({anchor})")),
         _ if id.matches('#').count() > 1 => Some(format!("{id:?} is not a URI reference (more than one `#`)")),
         _ => None,
     }

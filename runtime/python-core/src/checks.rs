@@ -137,8 +137,8 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// One record type's schema as the engine checks it: `Validator(documents,
-/// pointer)`, `documents` the pinned `(base URI, text)` of the type's schema
-/// file first, then those its `$ref`s reach; built at once (the Python
+/// pointer)`, `documents` the pinned `(base URI, text, declared dialect or
+/// None)` of the type's schema file first, then those its `$ref`s reach; built at once (the Python
 /// `PinnedSchema` builds it on first use). The notes are the Rust runtime's,
 /// word for word: `(pointer, keyword, schema_path, message, line)`.
 #[pyclass(frozen)]
@@ -154,8 +154,9 @@ fn note_tuple(note: Note) -> NoteTuple {
 #[pymethods]
 impl Validator {
     #[new]
-    fn new(documents: Vec<(String, String)>, pointer: &str) -> PyResult<Self> {
-        let documents: Vec<(&str, &str)> = documents.iter().map(|(uri, text)| (uri.as_str(), text.as_str())).collect();
+    fn new(documents: Vec<(String, String, Option<String>)>, pointer: &str) -> PyResult<Self> {
+        let documents: Vec<concord_runtime::pinned::Source<'_>> =
+            documents.iter().map(|(uri, text, dialect)| concord_runtime::pinned::Source { uri, text, dialect: dialect.as_deref() }).collect();
         // A panic of the crate is a refusal, as in Rust (`pinned::Checker`).
         concord_runtime::pinned::Checker::build(&documents, pointer).map(Validator).map_err(PyValueError::new_err)
     }

@@ -33,6 +33,9 @@ class PinnedDocument(NamedTuple):
     """``sha256:<hex>`` of the text's UTF-8 bytes: the digest ``registry.json`` pins."""
     text: str
     """The file's text, character for character."""
+    dialect: str | None = None
+    """For a text without ``$schema``, the meta-schema URI of the dialect its registry declares:
+    the engine reads the text in it (docs/dialects.md)."""
 
 
 class Note(NamedTuple):
@@ -115,7 +118,8 @@ class PinnedSchema:
     def _engine(self) -> _core.Validator:
         if self._validator is None:
             self._validator = _core.Validator(
-                [(document.uri, document.text) for document in self.documents], self.pointer
+                [(document.uri, document.text, document.dialect) for document in self.documents],
+                self.pointer,
             )
         return self._validator
 

@@ -10,6 +10,7 @@
 //! type. `format` stays an annotation, as 2020-12 says.
 
 use crate::notes::Note;
+use crate::pinned::Source;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Keyword, Registry, ValidationError, Validator};
 use serde_json::{json, Map, Value};
@@ -108,29 +109,43 @@ fn quoted(text: &str) -> String {
 /// One validator over several subschemas of `documents[document]` (their
 /// `anyOf`): the generator builds it once per entry to learn whether the
 /// engine can check every record type of it, parsing and compiling once.
-pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]) -> Result<Validator, String> {
+pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) -> Result<Validator, String> {
     let mut resources = Vec::with_capacity(documents.len());
     let mut base = String::new();
-    for (index, (uri, text)) in documents.iter().enumerate() {
-        let mut contents: Value = serde_json::from_str(text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
+    for (index, source) in documents.iter().enumerate() {
+        let uri = source.uri;
+        let mut contents: Value = serde_json::from_str(source.text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
+        // A text without `$schema` is read in the dialect its registry declares.
+        if let (Some(dialect), Value::Object(object)) = (source.dialect, &mut contents) {
+            if !object.contains_key("$schema") {
+                object.insert("$schema".to_owned(), Value::String(dialect.to_owned()));
+            }
+        }
         keep_concord_meaning(&mut contents);
         shorten_reference_chains(&mut contents);
-        // Registered under its `$id` and under the URI the registry gives it,
-        // when they differ (a `$ref` may use either). The second copy has no
-        // `$id` of its own: with it, both copies would hold one anchor under
-        // one URI, and the crate panics on resolving it (it takes the copy
-        // at random; `a_document_known_by_two_uris_resolves_its_anchors`).
-        if let Some(Value::String(id)) = contents.get("$id") {
+        // Registered under its `$id` (draft-04's `id`) and under the URI the
+        // registry gives it, when they differ (a `$ref` may use either). The
+        // second copy has no `$id` of its own: with it, both copies would
+        // hold one anchor under one URI, and the crate panics on resolving it
+        // (it takes the copy at random;
+        // `a_document_known_by_two_uris_resolves_its_anchors`).
+        let draft = dialect_of(&contents);
+        let id_keyword = if draft == Draft::Draft4 { "id" } else { "$id" };
+        let own_id = match &contents {
+            Value::Object(object) if !(draft <= Draft::Draft7 && object.contains_key("$ref")) => object.get(id_keyword).and_then(Value::as_str),
+            _ => None,
+        };
+        if let Some(id) = own_id.filter(|id| !id.starts_with('#')) {
             let id = id.trim_end_matches('#').to_owned();
             if id != *uri {
                 let mut alias = contents.clone();
                 if let Value::Object(object) = &mut alias {
-                    object.remove("$id");
+                    object.remove(id_keyword);
                 }
                 resources.push((id, in_its_dialect(std::mem::replace(&mut contents, alias))));
             }
         }
-        let uri = (*uri).to_owned();
+        let uri = uri.to_owned();
         if index == document {
             for pointer in pointers {
                 if !pointer.is_empty() && !pointer.starts_with('/') {
@@ -172,11 +187,16 @@ pub fn build_many(documents: &[(&str, &str)], document: usize, pointers: &[&str]
 /// (which concord's reader refuses before the engine sees it) is read as
 /// Draft 2020-12, as every document was before, rather than fetched.
 fn in_its_dialect(contents: Value) -> jsonschema::Resource {
-    let draft = match Draft::default().detect(&contents) {
+    dialect_of(&contents).create_resource(contents)
+}
+
+/// The dialect a document's `$schema` names (a meta-schema the crate does
+/// not know: Draft 2020-12).
+fn dialect_of(contents: &Value) -> Draft {
+    match Draft::default().detect(contents) {
         Draft::Unknown => Draft::Draft202012,
         known => known,
-    };
-    draft.create_resource(contents)
+    }
 }
 
 /// `"x-typed-id": "<prefix>"`: a string is `<prefix>_` and a lowercase UUIDv7.

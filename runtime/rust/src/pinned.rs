@@ -23,8 +23,35 @@ pub struct Document {
     pub uri: &'static str,
     /// `sha256:<hex>` of `text`'s bytes: the digest `registry.json` pins.
     pub digest: &'static str,
+    /// For a text without `$schema`, the meta-schema URI of the dialect its
+    /// registry declares: the engine reads the text in it (docs/dialects.md).
+    pub dialect: Option<&'static str>,
     /// The file's text, byte for byte.
     pub text: &'static str,
+}
+
+impl Document {
+    /// What the engine reads of it.
+    pub fn source(&self) -> Source<'static> {
+        Source { uri: self.uri, text: self.text, dialect: self.dialect }
+    }
+}
+
+/// A schema document as the engine reads it: its base URI, its text, and
+/// the dialect its registry declares when the text has no `$schema`. A
+/// [`Document`]'s, or one a caller holds (the Python core, the command).
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    pub uri: &'a str,
+    pub text: &'a str,
+    pub dialect: Option<&'a str>,
+}
+
+impl<'a> Source<'a> {
+    /// A document whose text says its own dialect (or is read as 2020-12).
+    pub fn new(uri: &'a str, text: &'a str) -> Self {
+        Source { uri, text, dialect: None }
+    }
 }
 
 /// Where a record type's schema is: a subschema of the first of its
@@ -111,7 +138,7 @@ impl Schema {
 
     fn checker(&self) -> Result<&Checker, Refusal> {
         let built = self.checker.get_or_init(|| {
-            let documents: Vec<(&str, &str)> = self.documents.iter().map(|document| (document.uri, document.text)).collect();
+            let documents: Vec<Source<'_>> = self.documents.iter().map(|document| document.source()).collect();
             Checker::build(&documents, self.pointer)
         });
         built.as_ref().map_err(|problem| Refusal::unbuilt(problem))
@@ -127,16 +154,16 @@ pub struct Checker(jsonschema::Validator);
 #[cfg(feature = "validate")]
 impl Checker {
     /// The check of the subschema at `pointer` of the first of `documents`
-    /// (`(base URI, text)`, those its `$ref`s reach after it), or why the
-    /// engine cannot build it. A panic of the engine is such a refusal too.
-    pub fn build(documents: &[(&str, &str)], pointer: &str) -> Result<Checker, String> {
+    /// (those its `$ref`s reach after it), or why the engine cannot build
+    /// it. A panic of the engine is such a refusal too.
+    pub fn build(documents: &[Source<'_>], pointer: &str) -> Result<Checker, String> {
         Self::build_all(documents, &[pointer])
     }
 
     /// One check of several subschemas of the first document (their
     /// `anyOf`): the command builds it once per entry, to learn whether the
     /// engine can check every record type of it.
-    pub fn build_all(documents: &[(&str, &str)], pointers: &[&str]) -> Result<Checker, String> {
+    pub fn build_all(documents: &[Source<'_>], pointers: &[&str]) -> Result<Checker, String> {
         // `concord pin` built it already; should the crate panic all the
         // same, that is a refusal here too, not a crash.
         match std::panic::catch_unwind(|| crate::engine::build_many(documents, 0, pointers)) {
@@ -171,12 +198,11 @@ impl Checker {
     }
 }
 
-/// A value against the subschema at `pointer` of the first of `documents`
-/// (`(uri, text)` each), with a check built for this one value: for a
-/// command that checks once and exits. The same verdict and notes as
-/// [`Schema::validate`].
+/// A value against the subschema at `pointer` of the first of `documents`,
+/// with a check built for this one value: for a command that checks once
+/// and exits. The same verdict and notes as [`Schema::validate`].
 #[cfg(feature = "validate")]
-pub fn validate_once(documents: &[(&str, &str)], pointer: &str, value: &serde_json::Value) -> Result<(), Refusal> {
+pub fn validate_once(documents: &[Source<'_>], pointer: &str, value: &serde_json::Value) -> Result<(), Refusal> {
     Checker::build(documents, pointer).map_err(|problem| Refusal::unbuilt(&problem))?.validate(value)
 }
 

@@ -36,6 +36,9 @@ fn schemas(model: &Model) -> String {
         out.push_str(&argument("uri", &module.base));
         out.push_str(&argument("digest", &module.digest));
         out.push_str(&argument("text", &module.text));
+        if let Some(dialect) = &module.declared_dialect {
+            out.push_str(&argument("dialect", dialect));
+        }
         out.push_str("    ),\n");
     }
     out.push_str(")\n");

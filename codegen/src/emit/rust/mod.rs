@@ -93,9 +93,12 @@ fn module_placed(model: &Model, placed: &attributes::Placed) -> String {
     }
     let documents = model.modules.iter().map(|module| {
         let (uri, digest, text) = (Literal::string(&module.base), Literal::string(&module.digest), text_literal(&module.text));
-        format!("    ::concord_runtime::pinned::Document {{\n        uri: {uri},\n        digest: {digest},\n        text: {text},\n    }},\n")
+        let dialect = module.declared_dialect.as_deref().map_or_else(|| "None".to_owned(), |uri| format!("Some({})", Literal::string(uri)));
+        format!(
+            "    ::concord_runtime::pinned::Document {{\n        uri: {uri},\n        digest: {digest},\n        dialect: {dialect},\n        text: {text},\n    }},\n"
+        )
     });
-    out.push_str("\n/// The registry's schema files as pinned (base URI, digest, text), in registry order.\n");
+    out.push_str("\n/// The registry's schema files as pinned (base URI, digest, declared dialect, text), in registry order.\n");
     out.push_str(&format!("static PINNED: [::concord_runtime::pinned::Document; {}] = [\n{}];\n", model.modules.len(), documents.collect::<String>()));
     out
 }

@@ -1,10 +1,10 @@
-use crate::pinned::{Document, Note, Schema};
+use crate::pinned::{Document, Note, Schema, Source};
 use serde_json::{json, Value};
 
 /// A validator for one document alone (its base below [`crate::pinned::BASE`]).
 fn build(document: &str, pointer: &str) -> Result<jsonschema::Validator, String> {
     let base = format!("{}document.json", crate::pinned::BASE);
-    super::build_many(&[(base.as_str(), document)], 0, &[pointer])
+    super::build_many(&[Source::new(&base, document)], 0, &[pointer])
 }
 
 /// The groups of the suite's not, if-then-else, contains, dependentSchemas and
@@ -40,7 +40,7 @@ static DOCUMENT: &str = r##"{
 }"##;
 
 /// The document alone, as a one-entry registry.
-static TEST: Document = Document { uri: "https://registry.concord.invalid/test.json", digest: "sha256:0", text: DOCUMENT };
+static TEST: Document = Document { uri: "https://registry.concord.invalid/test.json", digest: "sha256:0", dialect: None, text: DOCUMENT };
 
 static SHORT: Schema = Schema::new(&[&TEST], "/$defs/Short");
 static LONG: Schema = Schema::new(&[&TEST], "/$defs/Odd name~1with~0tilde and space");
@@ -49,7 +49,8 @@ static LISTING: Schema = Schema::new(&[&TEST], "/$defs/Listing");
 
 /// A one-document schema for a test, leaked (a `Schema` is a `static` in generated code).
 fn schema(uri: &'static str, text: &str) -> &'static Schema {
-    let document: &'static Document = Box::leak(Box::new(Document { uri, digest: "sha256:0", text: Box::leak(text.to_owned().into_boxed_str()) }));
+    let document: &'static Document =
+        Box::leak(Box::new(Document { uri, digest: "sha256:0", dialect: None, text: Box::leak(text.to_owned().into_boxed_str()) }));
     Box::leak(Box::new(Schema::new(Box::leak(vec![document].into_boxed_slice()), "")))
 }
 
@@ -89,8 +90,10 @@ fn what_cannot_be_enforced_is_refused_when_built() {
     assert!(build("not json", "").unwrap_err().contains("not JSON"));
     assert_eq!(SHORT.validate(&json!("ab")), Ok(()));
     // A `$ref` from one document of the registry to another resolves.
-    static A: Document = Document { uri: "https://registry.concord.invalid/a.json", digest: "sha256:0", text: r#"{"$ref": "b.json#/$defs/Short"}"# };
-    static B: Document = Document { uri: "https://registry.concord.invalid/b.json", digest: "sha256:0", text: r#"{"$defs": {"Short": {"maxLength": 2}}}"# };
+    static A: Document =
+        Document { uri: "https://registry.concord.invalid/a.json", digest: "sha256:0", dialect: None, text: r#"{"$ref": "b.json#/$defs/Short"}"# };
+    static B: Document =
+        Document { uri: "https://registry.concord.invalid/b.json", digest: "sha256:0", dialect: None, text: r#"{"$defs": {"Short": {"maxLength": 2}}}"# };
     static ACROSS: Schema = Schema::new(&[&A, &B], "");
     let across = &ACROSS;
     assert_eq!(across.validate(&json!("ab")), Ok(()));
@@ -141,14 +144,14 @@ fn a_document_known_by_two_uris_resolves_its_anchors() {
     let document = r##"{"$id": "https://example.com/a", "$ref": "#foo", "$defs": {"A": {"$anchor": "foo", "type": "integer"}}}"##;
     for _ in 0..40 {
         let built = std::panic::catch_unwind(|| {
-            let validator = super::build_many(&[("https://registry.concord.invalid/a.json", document)], 0, &[""]).unwrap();
+            let validator = super::build_many(&[Source::new("https://registry.concord.invalid/a.json", document)], 0, &[""]).unwrap();
             (validator.is_valid(&json!(1)), validator.is_valid(&json!("x")))
         });
         assert_eq!(built.ok(), Some((true, false)));
     }
     // Either name reaches the document, an anchor of it too.
     let other = r##"{"properties": {"a": {"$ref": "https://example.com/a#foo"}, "b": {"$ref": "https://registry.concord.invalid/a.json#/$defs/A"}}}"##;
-    let documents = [("https://registry.concord.invalid/b.json", other), ("https://registry.concord.invalid/a.json", document)];
+    let documents = [Source::new("https://registry.concord.invalid/b.json", other), Source::new("https://registry.concord.invalid/a.json", document)];
     let validator = super::build_many(&documents, 0, &[""]).unwrap();
     assert!(validator.is_valid(&json!({"a": 1, "b": 2})));
     assert!(!validator.is_valid(&json!({"a": "x"})) && !validator.is_valid(&json!({"b": "x"})));
