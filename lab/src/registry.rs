@@ -18,6 +18,8 @@ pub(crate) struct Listed<'a> {
     pub bytes: &'a [u8],
     /// The index's `uri` for it, when it has one.
     pub uri: Option<&'a str>,
+    /// The index's `dialect` for it, when it declares one.
+    pub dialect: Option<&'a str>,
 }
 
 /// Writes each document at its path below `dir`, and `registry.json`
@@ -29,6 +31,9 @@ pub(crate) fn write_registry<'a>(dir: &Path, documents: impl IntoIterator<Item =
         let mut item = json!({"name": document.name, "path": document.path, "digest": digest(document.bytes)});
         if let Some(uri) = document.uri {
             item["uri"] = json!(uri);
+        }
+        if let Some(dialect) = document.dialect {
+            item["dialect"] = json!(dialect);
         }
         index.push(item);
     }

@@ -31,6 +31,8 @@ pub struct Document {
     pub bytes: Vec<u8>,
     /// The URI other documents `$ref` it by, when it has no `$id`.
     pub uri: Option<String>,
+    /// The dialect registry.json declares for it (a document without `$schema`).
+    pub dialect: Option<String>,
 }
 
 /// What an instance must make of its root in both languages.
@@ -336,6 +338,7 @@ pub fn write_registry(dir: &Path, candidates: &[Candidate]) -> Result<(), Errors
             path: format!("{}/{}", candidate.folder(), document.path),
             bytes: &document.bytes,
             uri: document.uri.as_deref(),
+            dialect: document.dialect.as_deref(),
         })
     });
     registry::write_registry(dir, documents)

@@ -14,7 +14,7 @@ import pytest
 from concord_runtime import _core, checks
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT / "fixtures/vectors/json-schema-test-suite"
+SUITE = ROOT / "fixtures/vectors/json-schema-test-suite/tests/draft2020-12"
 RUN_ID = "run_0190b7a2-5c1e-7d3f-8a2b-0123456789ab"
 
 

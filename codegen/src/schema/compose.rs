@@ -159,10 +159,17 @@ impl Reader {
         parts.push(own);
         match merge(parts) {
             Merged::Exact(merged) => self.read_merged(doc, merged, schema.pointer, hint),
-            // The engine checks what the merged type leaves out.
-            Merged::Looser(merged) => {
+            // The engine checks what the merged type leaves out. Keys a part
+            // typed as extra entries are data the type keeps, not unknown keys.
+            Merged::Looser(merged, keep_extra) => {
                 doc.engine = true;
-                self.read_merged(doc, merged, schema.pointer, hint)
+                let mut read = self.read_merged(doc, merged, schema.pointer, hint)?;
+                if let (true, Read::Struct(body)) = (keep_extra, &mut read) {
+                    if matches!(body.unknown_keys, crate::model::UnknownKeys::Drop) {
+                        body.unknown_keys = crate::model::UnknownKeys::Keep;
+                    }
+                }
+                Some(read)
             }
             Merged::Any => {
                 doc.engine = true;
@@ -294,8 +301,10 @@ enum Merged {
     Exact(Map<String, Value>),
     /// A schema that accepts at least what the parts do: some keyword had
     /// different values in two parts (two `if`s, a part closed against the
-    /// others' properties); the engine checks the parts themselves.
-    Looser(Map<String, Value>),
+    /// others' properties); the engine checks the parts themselves. And
+    /// whether keys no part declares are data to keep (a part typed them as
+    /// extra entries, and that rule was left to the engine).
+    Looser(Map<String, Value>, bool),
     /// Parts whose types conflict: any value, checked by the engine.
     Any,
 }
@@ -336,18 +345,31 @@ const LOOSENED: &[&str] = &[
 ];
 
 fn merge(parts: Vec<Map<String, Value>>) -> Merged {
-    let declares_properties: Vec<bool> =
-        parts.iter().map(|part| part.get("properties").is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))).collect();
+    let declared: Vec<HashSet<String>> =
+        parts.iter().map(|part| part.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default()).collect();
+    let patterns: Vec<bool> = parts.iter().map(|part| part.contains_key("patternProperties")).collect();
+    let last = parts.len().saturating_sub(1);
     let mut merged = Map::new();
     let mut loosened: Vec<String> = Vec::new();
+    let mut keep_extra = false;
     for (index, mut part) in parts.into_iter().enumerate() {
-        // A part closed by `additionalProperties: false` refuses the other
-        // parts' properties: the merged type stays open, the engine refuses.
-        if part.get("additionalProperties") == Some(&Value::Bool(false))
-            && declares_properties.iter().enumerate().any(|(other, declares)| other != index && *declares)
-        {
-            part.remove("additionalProperties");
-            loosened.push("additionalProperties".to_owned());
+        // `additionalProperties` sees only its own part's properties, and so
+        // does `unevaluatedProperties` in any part but the schema's own (the
+        // last, whose in-place applicators the other parts are): a key
+        // another part declares is extra to it, and must pass its rule too.
+        // Such a part's rule is left to the engine: the merged type stays
+        // open (keeping the keys it typed as extra entries).
+        let others_declare = (0..declared.len()).any(|other| other != index && (patterns[other] || !declared[other].is_subset(&declared[index])));
+        for keyword in ["additionalProperties", "unevaluatedProperties"] {
+            if keyword == "unevaluatedProperties" && index == last {
+                continue;
+            }
+            let rule = part.get(keyword).filter(|rule| **rule != Value::Bool(true) && !rule.as_object().is_some_and(Map::is_empty));
+            if let Some(rule) = rule.filter(|_| others_declare) {
+                keep_extra |= rule.is_object();
+                part.remove(keyword);
+                loosened.push(keyword.to_owned());
+            }
         }
         for (keyword, value) in part {
             let Some(existing) = merged.get_mut(&keyword) else {
@@ -389,5 +411,5 @@ fn merge(parts: Vec<Map<String, Value>>) -> Merged {
     for keyword in &loosened {
         merged.remove(keyword);
     }
-    Merged::Looser(merged)
+    Merged::Looser(merged, keep_extra)
 }

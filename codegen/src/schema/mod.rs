@@ -299,8 +299,22 @@ impl Reader {
             Ok(document) => document,
             Err(error) => return self.errors.push(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")),
         };
+        // A boolean document (draft-06 on): `true` holds any value, `false` none.
+        if let Value::Bool(holds) = document {
+            match Dialect::of_document(document, schema.dialect) {
+                Ok(dialect) if dialect >= Dialect::Draft6 => {
+                    let doc = self.document(schema, module, document, scan, dialect);
+                    let id = self.declare(&schema.name, &doc, "", true);
+                    self.model.modules[module].root = Some(id);
+                    self.needs_engine[module] = !holds;
+                }
+                Ok(dialect) => self.errors.push(file, "", format!("a boolean schema is a draft-06 form: a {dialect} schema file must hold a JSON object")),
+                Err((_, why)) => self.errors.push(file, "", format!("a boolean schema file cannot say its dialect: {why}")),
+            }
+            return;
+        }
         let Some(root) = document.as_object() else {
-            return self.errors.push(file, "", "a schema file must hold a JSON object");
+            return self.errors.push(file, "", "a schema file must hold a JSON object or a boolean");
         };
         // Before anything of it is declared.
         if self.too_many_members(file, "", root) {
@@ -328,18 +342,7 @@ impl Reader {
         if let Some(why) = id_of(root, dialect).and_then(|id| id_problem(id, dialect)) {
             self.errors.push(file, &id_at, format!("`{id_keyword}` {why}: it is the document's URI, by which `$ref`s and the assertion engine know it"));
         }
-        let mut doc = Document {
-            file,
-            dialect,
-            digest: &schema.digest,
-            module,
-            root: document,
-            targets: HashMap::new(),
-            anchors: scan.anchors.clone(),
-            ids: scan.ids.clone(),
-            pending: Vec::new(),
-            engine: false,
-        };
+        let mut doc = self.document(schema, module, document, scan, dialect);
         // A root that is only a `$ref` to one of its definitions (`"$ref":
         // "#/$defs/Bom"`) is that type, under the entry's name: the name is
         // taken first, as a root's is, and given to the definition.
@@ -401,6 +404,22 @@ impl Reader {
             self.needs_engine[module] = true;
         }
         self.targets[module] = std::mem::take(&mut doc.targets);
+    }
+
+    /// A document, before anything of it is read.
+    fn document<'a>(&self, schema: &'a SchemaFile, module: usize, root: &'a Value, scan: &Scan, dialect: Dialect) -> Document<'a> {
+        Document {
+            file: &schema.file,
+            dialect,
+            digest: &schema.digest,
+            module,
+            root,
+            targets: HashMap::new(),
+            anchors: scan.anchors.clone(),
+            ids: scan.ids.clone(),
+            pending: Vec::new(),
+            engine: false,
+        }
     }
 
     /// The registry entry a `$ref` from `module` names: by its base URI, or

@@ -24,6 +24,9 @@ impl Reader {
         };
         let (min, max) = (self.count(file, schema, "minProperties"), self.count(file, schema, "maxProperties"));
         let property_count = (min.is_some_and(|min| min > 0) || max.is_some()).then(|| Count { min: min.filter(|min| *min > 0), max });
+        // Keywords beside `properties` that evaluate properties in place: the
+        // keys they name are not unevaluated, whatever the type declares.
+        let evaluated_in_place = ["if", "then", "else", "dependentSchemas"].iter().any(|k| schema.has(k));
         let additional = match (schema.take("additionalProperties"), schema.take("unevaluatedProperties")) {
             // `additionalProperties` evaluates every other key: `unevaluatedProperties`
             // beside it can only refuse what it refuses; the engine checks it.
@@ -31,10 +34,15 @@ impl Reader {
                 doc.engine = true;
                 Some(additional)
             }
-            (None, Some(Value::Bool(false))) => Some(&Value::Bool(false)),
             (None, Some(Value::Bool(true))) => None,
-            // An unevaluated-properties schema: the keys are kept, the engine checks them.
-            (None, Some(_)) => Some(&Value::Null),
+            (None, Some(Value::Bool(false))) if !evaluated_in_place => Some(&Value::Bool(false)),
+            // An unevaluated-properties schema, or `false` beside keywords that
+            // evaluate keys the type does not declare: the keys are kept, the
+            // engine checks them.
+            (None, Some(_)) => {
+                doc.engine = true;
+                Some(&Value::Null)
+            }
             (additional, None) => additional,
         };
         // Keys matching `patternProperties` are data, whatever the policy says of

@@ -36,6 +36,10 @@ impl Scan {
                 if let Some(anchor) = anchor_of(object, dialect) {
                     self.anchors.entry(anchor.to_owned()).or_insert_with(|| pointer.to_owned());
                 }
+                // A `$dynamicAnchor` is a plain anchor for `$ref` too (2020-12, §8.2.2).
+                if let (Dialect::Draft202012, Some(Value::String(anchor))) = (dialect, object.get("$dynamicAnchor")) {
+                    self.anchors.entry(anchor.clone()).or_insert_with(|| pointer.to_owned());
+                }
                 if let Some(id) = id_of(object, dialect) {
                     self.ids.push(id.to_owned());
                 }

@@ -197,6 +197,7 @@ pub fn write_registry(dir: &Path, entries: &[Entry]) -> Result<(), Errors> {
             path: format!("{}/{}", entry.folder(), file.name),
             bytes: &file.bytes,
             uri: file.uri.as_deref(),
+            dialect: None,
         })
     });
     registry::write_registry(dir, documents)

@@ -58,7 +58,7 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
     let base = names.unique(&pascal(short_name, "N"), str::to_owned);
     let bundle = schemas.join(short_name);
     let uris = retrieval_uris(&bundle);
-    let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned() };
+    let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned(), dialect: None };
 
     let mut extras = Vec::new();
     for file in files_below(&bundle)? {
@@ -70,7 +70,7 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
         let stem = local.rsplit('/').next().unwrap_or_default().trim_end_matches(".json").trim_end_matches(".schema");
         let bytes = std::fs::read(&file).map_err(|e| Errors::one(&file, "", format!("cannot read: {e}")))?;
         let uri = uris.get(&local).cloned();
-        extras.push(Document { name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned), path, bytes, uri });
+        extras.push(Document { name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned), path, bytes, uri, dialect: None });
     }
 
     let mut instances = Vec::new();
@@ -117,7 +117,7 @@ fn target_entry(
     let mut bytes = serde_json::to_vec_pretty(&schema).unwrap_or_default();
     bytes.push(b'\n');
     let name = names.unique(&format!("{}{}", main.name, pascal(last, "N")), str::to_owned);
-    extras.push(Document { name: name.clone(), path, bytes, uri: None });
+    extras.push(Document { name: name.clone(), path, bytes, uri: None, dialect: None });
     name
 }
 

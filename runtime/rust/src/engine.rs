@@ -112,6 +112,8 @@ fn quoted(text: &str) -> String {
 pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) -> Result<Validator, String> {
     let mut resources = Vec::with_capacity(documents.len());
     let mut base = String::new();
+    // A record that is its whole document is built from the document itself.
+    let mut whole: Option<(Value, Draft)> = None;
     for (index, source) in documents.iter().enumerate() {
         let uri = source.uri;
         let mut contents: Value = serde_json::from_str(source.text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
@@ -156,29 +158,39 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
                 }
             }
             base = uri.clone();
+            if pointers == [""] {
+                whole = Some((contents.clone(), dialect_of(&contents)));
+            }
         }
         resources.push((uri, in_its_dialect(contents)));
     }
-    // Only the wrapper below, which holds nothing but `$ref`s, is 2020-12.
     let registry = Registry::new()
         .extend(resources)
         .and_then(|builder| builder.prepare())
         .map_err(|error| format!("the schema documents cannot be registered: {error}"))?;
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
+    let options = jsonschema::options()
         .should_validate_formats(false)
         .offline()
         .with_registry(&registry)
         .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
-        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)))
-        .build(&match pointers {
+        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)));
+    let built = match whole {
+        // The document at its own base URI, in its own dialect: a wrapper
+        // `$ref` to it would stand outermost in the dynamic scope, and the
+        // crate then resolves a 2019-09 `$recursiveRef` short of the
+        // document's `$recursiveAnchor` (the suite's "$recursiveRef with
+        // nesting").
+        Some((contents, draft)) => options.with_draft(draft).with_base_uri(base).build(&contents),
+        // A subschema: a wrapper of nothing but `$ref`s, in 2020-12.
+        None => options.with_draft(Draft::Draft202012).build(&match pointers {
             [pointer] => json!({"$ref": format!("{base}#{}", fragment(pointer))}),
             pointers => json!({"anyOf": pointers.iter().map(|pointer| json!({"$ref": format!("{base}#{}", fragment(pointer))})).collect::<Vec<_>>()}),
-        })
-        .map_err(|error| match pointers {
-            [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
-            _ => format!("a subschema cannot be enforced: {}", error.masked()),
-        })
+        }),
+    };
+    built.map_err(|error| match pointers {
+        [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
+        _ => format!("a subschema cannot be enforced: {}", error.masked()),
+    })
 }
 
 /// A document as a resource of the dialect its `$schema` names: a draft-07
