@@ -58,8 +58,8 @@ fn a_versioned_envelope_has_its_versions_as_constants() {
 /// boolean `exclusiveMaximum`/`exclusiveMinimum` and its `id` (a base URI,
 /// and as `#name` a place); draft-06's `const`, `$id: "#name"`, `contains`,
 /// `propertyNames` and boolean schemas; draft-07's ignored `$ref` siblings,
-/// `dependencies` in both forms, `if`, and asserted `contentEncoding` and
-/// `contentMediaType`; an array of `items` with `additionalItems` as a tuple
+/// `dependencies` in both forms, `if`, and `contentEncoding` and
+/// `contentMediaType` as annotations (as every dialect reads them); an array of `items` with `additionalItems` as a tuple
 /// (draft-07 and 2019-09); 2019-09's applied `$ref` siblings,
 /// `$recursiveRef`, `dependentRequired` and `unevaluatedProperties`; and a
 /// document without `$schema` read in the dialect registry.json declares.

@@ -105,11 +105,87 @@ pub enum Build {
     Ran(Report),
 }
 
+/// How much of a bindable candidate is typed: what its main entry's root
+/// is, and how many structs, enums and unions its entries make.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Typed {
+    /// `struct`, `enum`, `union`, `array`, `map`, `string`, ...,
+    /// `definitions` (a document of definitions alone, whose root asserts
+    /// nothing), or `any` (one untyped JSON value, which only the engine checks).
+    pub root: &'static str,
+    pub structs: usize,
+    pub enums: usize,
+    pub unions: usize,
+}
+
+impl Typed {
+    /// What the model makes of a candidate's entries (`modules`, its main first).
+    fn of(model: &concord_codegen::model::Model, modules: &[usize]) -> Typed {
+        use concord_codegen::model::{Shape, TypeKind};
+        let mut typed = Typed::default();
+        for def in model.types.iter().filter(|def| modules.contains(&def.module)) {
+            match def.kind {
+                TypeKind::Struct(_) => typed.structs += 1,
+                TypeKind::Enum(_) | TypeKind::OpenEnum(_) => typed.enums += 1,
+                TypeKind::Union(_) => typed.unions += 1,
+                TypeKind::Alias(_) | TypeKind::TypedId(_) => {}
+            }
+        }
+        fn word(shape: &Shape) -> &'static str {
+            match shape {
+                Shape::Any => "any",
+                Shape::Null => "null",
+                Shape::Bool => "boolean",
+                Shape::Integer => "integer",
+                Shape::Number => "number",
+                Shape::String => "string",
+                Shape::Array(_) | Shape::Tuple(_) => "array",
+                Shape::Map(_) => "map",
+                Shape::Nullable(inner) | Shape::Checked(inner, _) => word(inner),
+                Shape::Named(_) => "named",
+            }
+        }
+        let root = modules.first().and_then(|&module| model.modules[module].root).map(|id| &model.get(id).kind);
+        // A document of definitions alone asserts nothing of its root: its
+        // types are its definitions.
+        let definitions_only = modules.first().is_some_and(|&module| {
+            let text = serde_json::from_str::<serde_json::Value>(&model.modules[module].text).unwrap_or_default();
+            text.as_object().is_some_and(|root| {
+                root.keys().any(|key| matches!(key.as_str(), "$defs" | "definitions"))
+                    && root.keys().all(|key| {
+                        matches!(key.as_str(), "$schema" | "$id" | "$defs" | "definitions")
+                            || matches!(
+                                concord_codegen::schema::keywords::role(key, concord_codegen::schema::Dialect::Draft202012),
+                                concord_codegen::schema::keywords::Role::Annotation(_)
+                            )
+                    })
+            })
+        });
+        typed.root = match root {
+            _ if definitions_only => "definitions",
+            None => "any",
+            Some(TypeKind::Struct(_)) => "struct",
+            Some(TypeKind::Enum(_) | TypeKind::OpenEnum(_)) => "enum",
+            Some(TypeKind::Union(_)) => "union",
+            Some(TypeKind::TypedId(_)) => "string",
+            Some(TypeKind::Alias(shape)) => word(shape),
+        };
+        typed
+    }
+
+    /// Whether the root is a type of its own, not one untyped JSON value.
+    pub fn root_is_typed(&self) -> bool {
+        self.root != "any"
+    }
+}
+
 /// A candidate's outcome end to end.
 #[derive(Clone, Debug)]
 pub struct Entry {
     pub candidate: Candidate,
     pub verdict: Verdict,
+    /// For a bindable candidate read alone, how much of it is typed.
+    pub typed: Option<Typed>,
     /// Bindable alone but dropped from the combined registry: why.
     pub dropped: Option<Vec<Diagnostic>>,
     /// For bindable candidates built alone (after the combined build
@@ -221,12 +297,16 @@ pub fn plan(candidates: Vec<Candidate>, work_dir: &Path) -> Result<Plan, Errors>
     for candidate in candidates {
         let dir = alone_dir.join(candidate.folder());
         write_registry(&dir, std::slice::from_ref(&candidate))?;
-        let verdict = match caught(|| concord_cli::load(&dir)) {
-            Ok(Ok(_)) => Verdict::Bindable,
-            Ok(Err(errors)) => Verdict::Refused(relative(errors.diagnostics.into_iter().take(3).collect(), &dir)),
-            Err(panic) => Verdict::Failed(panic),
+        let (verdict, typed) = match caught(|| concord_cli::load(&dir)) {
+            Ok(Ok(model)) => {
+                let names: Vec<&str> = candidate.documents().map(|document| document.name.as_str()).collect();
+                let modules: Vec<usize> = names.iter().filter_map(|name| model.modules.iter().position(|module| module.name == *name)).collect();
+                (Verdict::Bindable, Some(Typed::of(&model, &modules)))
+            }
+            Ok(Err(errors)) => (Verdict::Refused(relative(errors.diagnostics.into_iter().take(3).collect(), &dir)), None),
+            Err(panic) => (Verdict::Failed(panic), None),
         };
-        entries.push(Entry { candidate, verdict, dropped: None, alone: None });
+        entries.push(Entry { candidate, verdict, typed, dropped: None, alone: None });
     }
     let registry = work_dir.join("registry");
     combine(&mut entries, &registry)?;

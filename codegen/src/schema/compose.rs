@@ -7,6 +7,55 @@ use crate::model::Shape;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
+/// Keywords that only assert something of the value they stand beside
+/// (besides annotations): branches made of them add checks, not shapes.
+const ASSERTIONS: &[&str] = &[
+    "required",
+    "not",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+];
+
+/// Whether every branch of a schema's `oneOf`/`anyOf` only asserts things
+/// of the value (`anyOf: [{"required": ["paths"]}, {"required":
+/// ["components"]}]`, a `type` the schema has already): the value is then of
+/// the schema's own type, which the engine holds to the branches, rather
+/// than a union no value could be told apart by.
+pub(super) fn asserts_only(object: &Map<String, Value>, dialect: super::Dialect) -> bool {
+    let own_type = object.get("type");
+    let branch_asserts = |branch: &Value| match branch {
+        Value::Bool(_) => true,
+        Value::Object(branch) => branch.iter().all(|(keyword, value)| {
+            ASSERTIONS.contains(&keyword.as_str())
+                || (keyword == "type" && Some(value) == own_type)
+                || (matches!(keyword.as_str(), "allOf" | "anyOf" | "oneOf") && value.as_array().is_some_and(|_| asserts_only(branch, dialect)))
+                || matches!(super::keywords::role(keyword, dialect), super::Role::Annotation(_))
+        }),
+        _ => false,
+    };
+    let mut branches = ["oneOf", "anyOf", "allOf"].iter().filter_map(|keyword| object.get(*keyword)).peekable();
+    branches.peek().is_some() && branches.all(|value| value.as_array().is_some_and(|items| !items.is_empty() && items.iter().all(branch_asserts)))
+}
+
 /// Whether a `type` holds two or more types besides `null`.
 pub(super) fn several_types(types: &Value) -> bool {
     types.as_array().is_some_and(|types| types.iter().filter(|t| t.as_str() != Some("null")).count() > 1)
@@ -410,6 +459,19 @@ fn merge(parts: Vec<Map<String, Value>>) -> Merged {
     }
     for keyword in &loosened {
         merged.remove(keyword);
+    }
+    // A keyword left to the engine that evaluates keys (or items) in place
+    // would have marked them evaluated: the type cannot tell which are
+    // unevaluated any more, so that rule goes to the engine too.
+    for (unevaluated, evaluating) in [
+        ("unevaluatedProperties", &["if", "then", "else", "dependentSchemas", "patternProperties", "additionalProperties", "unevaluatedProperties"][..]),
+        ("unevaluatedItems", &["if", "then", "else", "prefixItems", "contains", "unevaluatedItems"][..]),
+    ] {
+        if loosened.iter().any(|keyword| evaluating.contains(&keyword.as_str())) {
+            if let Some(rule) = merged.remove(unevaluated) {
+                keep_extra |= rule.is_object() && !rule.as_object().is_some_and(Map::is_empty);
+            }
+        }
     }
     Merged::Looser(merged, keep_extra)
 }

@@ -232,16 +232,8 @@ pub const KEYWORDS: &[Keyword] = &[
     // format
     keyword("format", "format-annotation", &[(D4, Annotation("a string stays a string: the engine asserts no format, in any dialect (2019-09 and 2020-12 make it an annotation by default)"))]),
     // content
-    keyword("contentEncoding", "content", &[
-        (D4, Annotation("the string is kept as written")),
-        (D6, Enforced("by the assertion engine, which these drafts let assert it (`base64`): the record's JSON is checked against the pinned schema, in both languages")),
-        (D2019, Annotation("the string is kept as written")),
-    ]),
-    keyword("contentMediaType", "content", &[
-        (D4, Annotation("the string is kept as written")),
-        (D6, Enforced("by the assertion engine, which these drafts let assert it (`application/json`): the record's JSON is checked against the pinned schema, in both languages")),
-        (D2019, Annotation("the string is kept as written")),
-    ]),
+    keyword("contentEncoding", "content", &[(D4, Annotation("the string is kept as written: draft-06 and draft-07 let a validator assert it, and the engine does not, as it asserts no `format`"))]),
+    keyword("contentMediaType", "content", &[(D4, Annotation("the string is kept as written: draft-06 and draft-07 let a validator assert it, and the engine does not, as it asserts no `format`"))]),
     keyword("contentSchema", "content", &[(D4, Annotation("the string is kept as written"))]),
     // meta-data
     keyword("title", "meta-data", &[(D4, Annotation("documentation"))]),
@@ -279,8 +271,6 @@ pub const ENGINE: &[&str] = &[
     "patternProperties",
     "unevaluatedItems",
     "prefixItems",
-    "contentEncoding",
-    "contentMediaType",
     "$dynamicAnchor",
     "$recursiveAnchor",
 ];
@@ -456,8 +446,7 @@ mod tests {
         assert!(matches!(role("dependencies", Dialect::Draft202012), Refused(_)));
         assert!(matches!(role("id", Dialect::Draft4), Bound(_)));
         assert!(matches!(role("$id", Dialect::Draft4), Refused(_)));
-        assert!(matches!(role("contentEncoding", Dialect::Draft7), Enforced(_)));
-        assert!(matches!(role("contentEncoding", Dialect::Draft202012), Annotation(_)));
+        assert!(matches!(role("contentEncoding", Dialect::Draft7), Annotation(_)));
         assert!(matches!(role("$recursiveRef", Dialect::Draft201909), Enforced(_)));
     }
 

@@ -618,6 +618,19 @@ impl Reader {
             self.all_of(doc, &schema, hint)
         } else if schema.has("$ref") {
             self.reference(doc, &schema).map(Read::Shape)
+        } else if (schema.has("oneOf") || schema.has("anyOf")) && compose::asserts_only(object, dialect) {
+            // Branches that only assert: the schema's own type, the engine checks them.
+            for keyword in ["oneOf", "anyOf"] {
+                if let Some(branches) = schema.take(keyword) {
+                    doc.engine = true;
+                    self.engine_keyword(doc, keyword, branches, &schema.at(keyword));
+                }
+            }
+            if schema.object.get("type").is_some_and(compose::several_types) {
+                self.type_list(doc, &schema, hint)
+            } else {
+                self.typed(doc, &schema, hint)
+            }
         } else if schema.has("oneOf") || schema.has("anyOf") {
             self.union(doc, &schema, hint)
         } else if schema.object.get("type").is_some_and(compose::several_types) {

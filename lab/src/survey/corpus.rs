@@ -1,4 +1,4 @@
-//! `concord-lab survey --corpus DIR`: the Draft 2020-12 schemas of a corpus laid
+//! `concord-lab survey --corpus DIR`: the schemas of a corpus laid
 //! out as `fixtures/vectors/corpus` is (`MANIFEST.tsv`, `schemas/<name>.schema.json`
 //! with its bundle under `schemas/<name>/`, `instances/<name>/<n>.json` and
 //! `SOURCES.tsv`), as survey candidates, and the survey as a markdown table.
@@ -11,6 +11,12 @@
 //! instance whose `target` is a pointer into the schema (`#/$defs/Tool`) is
 //! read by an entry of its own beside the main document,
 //! `{"$ref": "<main>#/$defs/Tool"}` (by the main's `$id` when it has one).
+//!
+//! Every dialect concord reads is surveyed. A document without `$schema` is
+//! declared in registry.json, as a user would: in its main document's
+//! dialect (a bundle's files are one schema set), or, for a main document
+//! without one, in 2020-12 (what validators assume; the corpus's own check
+//! of each schema against its meta-schema did too).
 
 use super::{first_reason, Build, Candidate, Document, Expect, Instance, Survey, Verdict};
 use crate::registry::Stage;
@@ -21,7 +27,7 @@ use std::path::{Component, Path, PathBuf};
 
 use concord_codegen::schema::{Dialect, DRAFT_2020_12};
 
-/// The corpus's Draft 2020-12 schemas, in `MANIFEST.tsv` order.
+/// The corpus's schemas, in `MANIFEST.tsv` order.
 pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     let manifest_file = corpus.join("MANIFEST.tsv");
     let manifest = read_text(&manifest_file)?;
@@ -29,19 +35,31 @@ pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
     let column =
         |name: &str| header.iter().position(|c| *c == name).ok_or_else(|| Errors::one(&manifest_file, "", format!("no column {name:?} in the header")));
-    let (name_at, dialect_at, path_at) = (column("short_name")?, column("dialect")?, column("path_in_repo")?);
+    let (name_at, path_at) = (column("short_name")?, column("path_in_repo")?);
     let mut names = Numbering::default();
     let mut candidates = Vec::new();
     for line in lines.filter(|line| !line.trim().is_empty()) {
         let cells: Vec<&str> = line.split('\t').collect();
         let cell = |at: usize| cells.get(at).copied().unwrap_or_default();
-        // As the reader reads `$schema`: every spelling of 2020-12 is 2020-12.
-        if Dialect::of(cell(dialect_at)) != Some(Dialect::Draft202012) {
-            continue;
-        }
         candidates.push(candidate(corpus, cell(name_at), cell(path_at), &mut names)?);
     }
     Ok(candidates)
+}
+
+/// The dialect registry.json declares for a document: none when it has a
+/// `$schema` of its own, else `dialect`.
+fn declared(bytes: &[u8], dialect: Dialect) -> Option<String> {
+    let document = serde_json::from_slice::<serde_json::Value>(bytes).ok();
+    document.is_some_and(|document| document.get("$schema").is_none()).then(|| dialect.name().to_owned())
+}
+
+/// The dialect a candidate's main document is written in (2020-12 when it says none).
+pub fn dialect_of(candidate: &Candidate) -> Option<Dialect> {
+    let document = serde_json::from_slice::<serde_json::Value>(&candidate.main.bytes).ok()?;
+    match document.get("$schema") {
+        None => Some(Dialect::Draft202012),
+        Some(uri) => Dialect::of(uri.as_str()?),
+    }
 }
 
 fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Numbering<String>) -> Result<Candidate, Errors> {
@@ -58,7 +76,12 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
     let base = names.unique(&pascal(short_name, "N"), str::to_owned);
     let bundle = schemas.join(short_name);
     let uris = retrieval_uris(&bundle);
-    let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned(), dialect: None };
+    let main_dialect = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|document| document.get("$schema").and_then(|uri| uri.as_str()).and_then(Dialect::of))
+        .unwrap_or(Dialect::Draft202012);
+    let dialect = declared(&bytes, main_dialect);
+    let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned(), dialect };
 
     let mut extras = Vec::new();
     for file in files_below(&bundle)? {
@@ -70,7 +93,8 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
         let stem = local.rsplit('/').next().unwrap_or_default().trim_end_matches(".json").trim_end_matches(".schema");
         let bytes = std::fs::read(&file).map_err(|e| Errors::one(&file, "", format!("cannot read: {e}")))?;
         let uri = uris.get(&local).cloned();
-        extras.push(Document { name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned), path, bytes, uri, dialect: None });
+        let dialect = declared(&bytes, main_dialect);
+        extras.push(Document { name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned), path, bytes, uri, dialect });
     }
 
     let mut instances = Vec::new();
@@ -202,9 +226,9 @@ fn read_text(file: &Path) -> Result<String, Errors> {
 pub fn markdown(survey: &Survey) -> String {
     let checked = survey.checked();
     let mut out = String::from(
-        "| schema | entries | generated | reason (first) | Rust compiles | Python imports | instances agreeing |\n|---|---|---|---|---|---|---|\n",
+        "| schema | dialect | entries | generated | root | structs, enums, unions | reason (first) | Rust compiles | Python imports | instances agreeing |\n|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    let (mut generated, mut compiled, mut imported, mut agreeing, mut instances) = (0, 0, 0, 0, 0);
+    let (mut generated, mut compiled, mut imported, mut agreeing, mut instances, mut typed_roots) = (0, 0, 0, 0, 0, 0);
     for entry in &survey.entries {
         let candidate = &entry.candidate;
         let (verdict, reason) = match (&entry.verdict, &entry.dropped) {
@@ -228,10 +252,28 @@ pub fn markdown(survey: &Survey) -> String {
         instances += candidate.instances.len();
         agreeing += agree;
         let column = if mine.is_empty() { format!("0 of {} checked", candidate.instances.len()) } else { format!("{agree} / {}", candidate.instances.len()) };
-        let _ = writeln!(out, "| {} | {} | {verdict} | {} | {rust} | {python} | {column} |", candidate.label, 1 + candidate.extras.len(), cell(&reason));
+        let dialect = dialect_of(candidate).map_or("?", Dialect::name);
+        let (root, types) = match (&entry.typed, entry.in_combined()) {
+            (Some(typed), true) => {
+                typed_roots += usize::from(typed.root_is_typed());
+                let root = if typed.root_is_typed() { typed.root.to_owned() } else { "**any**".to_owned() };
+                (root, format!("{}, {}, {}", typed.structs, typed.enums, typed.unions))
+            }
+            _ => (String::new(), String::new()),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {dialect} | {} | {verdict} | {root} | {types} | {} | {rust} | {python} | {column} |",
+            candidate.label,
+            1 + candidate.extras.len(),
+            cell(&reason)
+        );
     }
     let total = survey.entries.len();
-    let _ = writeln!(out, "| **total** | | **{generated} / {total}** | | **{compiled}** | **{imported}** | **{agreeing} / {instances}** |");
+    let _ = writeln!(
+        out,
+        "| **total** | | | **{generated} / {total}** | **{typed_roots} typed** | | | **{compiled}** | **{imported}** | **{agreeing} / {instances}** |"
+    );
     let _ = writeln!(out);
     let combined = match &survey.build {
         Build::NotRun => "no schema is bindable, so there is no combined registry".to_owned(),

@@ -123,7 +123,8 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
                 object.insert("$schema".to_owned(), Value::String(dialect.to_owned()));
             }
         }
-        keep_concord_meaning(&mut contents);
+        let draft = dialect_of(&contents);
+        keep_concord_meaning(&mut contents, draft);
         shorten_reference_chains(&mut contents);
         // Registered under its `$id` (draft-04's `id`) and under the URI the
         // registry gives it, when they differ (a `$ref` may use either). The
@@ -260,8 +261,14 @@ impl<'i> Keyword<'i> for Integer {
 /// - `"x-open-enum": true` removes its `enum`: the types keep any other string;
 /// - a `type` that allows `integer` but not `number` gets `"x-concord-integer":
 ///   true`: an integer is written without fraction or exponent;
-/// - `x-typed-id` is a keyword of the engine's (registered, not rewritten).
-fn keep_concord_meaning(document: &mut Value) {
+/// - `x-typed-id` is a keyword of the engine's (registered, not rewritten);
+/// - in a draft-06 or draft-07 document, `contentEncoding` and
+///   `contentMediaType` are removed: those drafts let a validator assert
+///   them, and the crate does, but concord reads them as annotations in
+///   every dialect, as it reads `format` (most validators do: the corpus's
+///   CloudEvents example holds a placeholder where base64 belongs).
+fn keep_concord_meaning(document: &mut Value, draft: Draft) {
+    let content_asserted = matches!(draft, Draft::Draft6 | Draft::Draft7);
     // A loop over a stack, not recursion: documents may nest deeply. Each
     // entry says whether it is a map of schemas by name (`properties`...),
     // whose keys are names, not keywords.
@@ -278,6 +285,10 @@ fn keep_concord_meaning(document: &mut Value) {
                 }
                 if allows_integers_only(object) {
                     object.insert(INTEGER.to_owned(), Value::Bool(true));
+                }
+                if content_asserted {
+                    object.remove("contentEncoding");
+                    object.remove("contentMediaType");
                 }
                 for (key, item) in object.iter_mut() {
                     match key.as_str() {
