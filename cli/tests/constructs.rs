@@ -3,8 +3,9 @@
 //! arrays, enums or a `$ref`; `$defs`-only documents; `definitions` and
 //! `$anchor` targets; unions; `allOf`; the assertion engine's keywords;
 //! `x-open-enum` and `x-typed-id`; references between entries and to an
-//! older-dialect entry), each with inputs both languages must read alike and
-//! inputs both must refuse at the same pointer.
+//! older-dialect entry; types that contain themselves through arrays and
+//! maps; rules that see only their own schema object), each with inputs both
+//! languages must read alike and inputs both must refuse at the same pointer.
 
 mod common;
 use common::*;
@@ -12,7 +13,7 @@ use common::*;
 #[test]
 fn constructs_round_trip_in_both_languages() {
     let passed = roundtrip_passes("fixtures/constructs/registry", "fixtures/constructs/roundtrip");
-    assert!(passed >= 140, "{passed} passed");
+    assert!(passed >= 176, "{passed} passed");
 }
 
 /// A `$ref` into another entry's root or definition is that entry's type,

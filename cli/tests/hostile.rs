@@ -611,16 +611,16 @@ fn deep_and_cyclic_schemas_compile_or_are_refused_where_they_stand() {
             ("Anchor", cycle(json!({"a": {"$anchor": "here", "$ref": "#here"}}), json!({"type": "object", "properties": {"p": {"$ref": "#here"}}}))),
         ],
     );
-    let contains_itself = "contains itself with no object in between; neither language can hold such a value";
+    // Through an array or a map it is a tree, a type of its own (`Items`,
+    // `Values` are not refused); with nothing between, no value is finite.
+    let contains_itself = "contains itself with no array, map or object in between: no value of it is finite";
     generate("$ref cycles through aliases", &aliases).refused(&[
         &format!("error: {}: `Root` {contains_itself}", at(&aliases, "root")),
         &format!("error: {} at /$defs/a: `Pair` {contains_itself}", at(&aliases, "pair")),
         &format!("error: {} at /$defs/b: `B` {contains_itself}", at(&aliases, "pair")),
         &format!("error: {}: `Either` {contains_itself}", at(&aliases, "either")),
-        &format!("error: {}: `Items` {contains_itself}", at(&aliases, "items")),
-        &format!("error: {}: `Values` {contains_itself}", at(&aliases, "values")),
         &format!("error: {} at /$defs/a: `A` {contains_itself}", at(&aliases, "anchor")),
-        "\n7 errors",
+        "\n5 errors",
     ]);
 
     // `allOf` parts that each name the next three times, 14 deep: merged once

@@ -21,7 +21,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
     let mut errors = Errors::default();
     type_names(model, &mut errors);
     nesting(model, &mut errors);
-    let self_containing = self_containing_aliases(model);
+    let self_containing = model.alias_cycles(false);
     for id in model.ids() {
         let def = model.get(id);
         match &def.kind {
@@ -41,12 +41,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
                     errors.push(
                         &def.origin.file,
                         &def.origin.pointer,
-                        format!(
-                            "`{}` contains itself through arrays or maps with no object in between: Python holds this union as a \
-                             type alias, and pydantic cannot build an alias that names itself; let the recursion go through an \
-                             object (a property)",
-                            def.name
-                        ),
+                        format!("`{}` is a union that is one of its own branches, with no array, map or object in between: no value of it is finite", def.name),
                     );
                 }
             }
@@ -62,7 +57,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
                     errors.push(
                         &def.origin.file,
                         &def.origin.pointer,
-                        format!("`{}` contains itself with no object in between; neither language can hold such a value", def.name),
+                        format!("`{}` contains itself with no array, map or object in between: no value of it is finite", def.name),
                     );
                 }
             }
@@ -215,34 +210,4 @@ fn layers(shape: &Shape, named: &impl Fn(TypeId) -> usize) -> usize {
         Shape::Named(id) => named(*id),
         Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => 0,
     }
-}
-
-/// For each type, whether it is an alias that reaches itself again through
-/// aliases, arrays, maps and nullables only: the aliases on a cycle of the
-/// alias-to-alias graph. Unions other than roots count as aliases (Python
-/// holds them as type aliases), each branch an edge. Linear in the number
-/// of types.
-fn self_containing_aliases(model: &Model) -> Vec<bool> {
-    let alias_like = |id: &TypeId| match model.get(*id).kind {
-        TypeKind::Alias(_) => true,
-        TypeKind::Union(_) => !model.get(*id).is_root,
-        _ => false,
-    };
-    let aliased = |id: TypeId| -> Vec<TypeId> {
-        let shapes: Vec<&model::Shape> = match &model.get(id).kind {
-            TypeKind::Alias(shape) => vec![shape],
-            TypeKind::Union(union) if !model.get(id).is_root => union.branches.iter().map(|branch| &branch.shape).collect(),
-            _ => vec![],
-        };
-        shapes.into_iter().filter_map(model::Shape::named).filter(alias_like).collect()
-    };
-    let mut on_cycle = vec![false; model.types.len()];
-    for component in model::components(model.types.len(), model.ids(), aliased) {
-        if component.len() > 1 || aliased(component[0]).contains(&component[0]) {
-            for id in component {
-                on_cycle[id.0] = true;
-            }
-        }
-    }
-    on_cycle
 }

@@ -363,12 +363,21 @@ fn shapes_the_languages_cannot_share_are_refused() {
     );
 }
 
+/// A type that contains itself through an array or a map (a tree) is a
+/// type of its own in both languages; one that contains itself with nothing
+/// between holds no finite value, and is refused.
 #[test]
-fn a_type_that_contains_itself_without_an_object_is_refused() {
-    let mut schema = object(json!({"loop": {"$ref": "#/$defs/Loop"}}));
-    schema["$defs"] = json!({"Loop": {"type": "array", "items": {"$ref": "#/$defs/Loop"}}});
+fn a_type_that_contains_itself_with_nothing_between_is_refused_and_a_tree_is_not() {
+    let mut schema = object(json!({"tree": {"$ref": "#/$defs/Tree"}, "loop": {"$ref": "#/$defs/Loop"}}));
+    schema["$defs"] = json!({"Tree": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}, "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}, {"type": "null"}]}});
+    let registry = Registry::new(&[("Root", schema.clone())]);
+    assert_has(&registry.errors(), &["at /$defs/Loop: `Loop` contains itself with no array, map or object in between: no value of it is finite", "1 error"]);
+    schema["properties"].as_object_mut().unwrap().remove("loop");
+    schema["$defs"].as_object_mut().unwrap().remove("Loop");
     let registry = Registry::new(&[("Root", schema)]);
-    assert_has(&registry.errors(), &["at /$defs/Loop: `Loop` contains itself with no object in between"]);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let tree = model.ids().find(|&id| model.get(id).name == "Tree").unwrap();
+    assert!(model.get(tree).wrapped && model.is_record(tree), "a tree is a type of its own");
 }
 
 #[test]
@@ -579,10 +588,13 @@ fn cycles_through_unions_and_merges_are_refused_not_a_hang_or_a_crash() {
     let aliases = json!({"$schema": DRAFT, "type": "object", "properties": {"u": {"$ref": "#/$defs/U"}},
         "$defs": {"U": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "string"}]}, "A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}});
     let spread = json!({"$schema": DRAFT, "type": ["string", "integer"], "oneOf": [{"$ref": "#"}]});
-    assert_has(&Registry::new(&[("Aliases", aliases)]).errors(), &["aliases.schema.json at /$defs/A: `A` contains itself with no object in between"]);
+    assert_has(
+        &Registry::new(&[("Aliases", aliases)]).errors(),
+        &["aliases.schema.json at /$defs/A: `A` contains itself with no array, map or object in between"],
+    );
     // The branch merges to the whole schema again: a recursive type, which
-    // contains itself with no object in between.
-    assert_has(&Registry::new(&[("Spread", spread)]).errors(), &["spread.schema.json at /oneOf/0", "contains itself with no object in between"]);
+    // contains itself with nothing in between.
+    assert_has(&Registry::new(&[("Spread", spread)]).errors(), &["spread.schema.json at /oneOf/0", "contains itself with no array, map or object in between"]);
 }
 
 /// `x-version-field` names a required integer property listing its versions;

@@ -41,7 +41,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("refused-entry-referenced-by-an-engine-entry", Some("main.schema.json at /$schema: unsupported dialect 5")),
     ("root-array-with-checks-referenced-by-its-items", None),
     ("root-id-not-a-uri", Some("at /$id: `$id` \"not a uri\" is not a URI reference")),
-    ("root-id-with-fragment", Some("has a fragment, which Draft 2020-12 does not allow in `$id`")),
+    ("root-id-with-fragment", Some("has a fragment, which a document's URI cannot have")),
     ("root-newtype-without-checks", None),
     ("tuple-items-recursive-merge", None),
     ("tuple-items-ref-declared-then-dropped", None),
@@ -49,7 +49,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("types-named-like-generated-statics", None),
     ("types-named-like-serde-generics", None),
     ("union-containing-itself-through-an-object", None),
-    ("union-containing-itself-through-arrays", Some("at /$defs/Tree: `Tree` contains itself through arrays or maps with no object in between")),
+    ("union-containing-itself-through-arrays", None),
     ("union-last-branch-before-a-comma", None),
     ("wide-by-bytes-narrow-by-columns", None),
 ];

@@ -38,6 +38,8 @@ const DRAFTS: &[(&str, Dialect, &str)] = &[
     ("draft2020-12", Dialect::Draft202012, "D2020"),
 ];
 const RECORDS: &str = "fixtures/vectors/test-suite-records";
+/// Fuzzed cases per record type of each draft's registry.
+const FUZZ_CASES: u64 = 200;
 
 fn suite_dir() -> PathBuf {
     let dir = std::env::var_os("CONCORD_TEST_SUITE").map(PathBuf::from).unwrap_or_else(|| workspace().join("fixtures/vectors/json-schema-test-suite/tests"));
@@ -201,11 +203,18 @@ fn check_draft((draft, dialect, tag): (&'static str, Dialect, &str), python: &Pa
         );
     }
 
+    // Beyond the suite's instances: every record type fuzzed, both languages
+    // and each type's own validator alike.
+    let (cases, disagreements, shown) =
+        if matches!(result.build, Build::Ran(_)) { common::fuzz(&result.registry, FUZZ_CASES, &work_dir.join("findings")) } else { (0, 0, String::new()) };
+    if disagreements > 0 {
+        let _ = writeln!(*problems, "{draft}: concord fuzz found {disagreements} disagreements:\n{shown}");
+    }
     let wrong = failing.iter().filter(|c| survey::wrong_verdict(c.case)).count();
     let total = groups.len();
     let _ = writeln!(
         report,
-        "  {draft}: {bound} of {total} groups bound ({:.0}%), {} instances checked in both languages, {wrong} wrong verdicts, {} disagreements; {outside_profile} valid instances outside the strict profile or concord's integer rule (refused by design); {:.1}s",
+        "  {draft}: {bound} of {total} groups bound ({:.0}%), {} instances checked in both languages, {wrong} wrong verdicts, {} disagreements; {outside_profile} valid instances outside the strict profile or concord's integer rule (refused by design); fuzzed: {cases} cases, {disagreements} disagreements; {:.1}s",
         100.0 * bound as f64 / total.max(1) as f64,
         checked.len(),
         failing.len() - wrong,

@@ -23,6 +23,37 @@ impl Model {
     }
 }
 
+impl Model {
+    /// For each type, whether it is an alias or a union on a cycle of them:
+    /// one that reaches itself again through aliases and union branches,
+    /// with no object type between. With `through_containers`, through
+    /// arrays and maps too (a tree: such a type holds finite values, but
+    /// only as a type of its own, since an alias cannot name itself);
+    /// without, only through nullables (no value of it is finite). Linear in
+    /// the number of types.
+    pub fn alias_cycles(&self, through_containers: bool) -> Vec<bool> {
+        let alias_like = |id: &TypeId| matches!(self.get(*id).kind, TypeKind::Alias(_) | TypeKind::Union(_));
+        let next = |shape: &super::Shape| if through_containers { shape.named() } else { shape.direct() };
+        let aliased = |id: TypeId| -> Vec<TypeId> {
+            let shapes: Vec<&super::Shape> = match &self.get(id).kind {
+                TypeKind::Alias(shape) => vec![shape],
+                TypeKind::Union(union) => union.branches.iter().map(|branch| &branch.shape).collect(),
+                _ => vec![],
+            };
+            shapes.into_iter().filter_map(next).filter(alias_like).collect()
+        };
+        let mut on_cycle = vec![false; self.types.len()];
+        for component in components(self.types.len(), self.ids(), aliased) {
+            if component.len() > 1 || aliased(component[0]).contains(&component[0]) {
+                for id in component {
+                    on_cycle[id.0] = true;
+                }
+            }
+        }
+        on_cycle
+    }
+}
+
 /// The strongly connected components of a graph over `0..count`, each
 /// listed after every component it reaches, so that a type comes after the
 /// types it names (Tarjan's algorithm, iterative: a chain of 100,000 types

@@ -77,7 +77,7 @@ impl Model {
     /// `to_json`, `digest`): a registry root, or an object type.
     pub fn is_record(&self, id: TypeId) -> bool {
         let def = self.get(id);
-        def.is_root || matches!(def.kind, TypeKind::Struct(_))
+        def.is_root || def.wrapped || matches!(def.kind, TypeKind::Struct(_))
     }
 
     /// The documents a module's records are checked against: its own first,
@@ -123,6 +123,14 @@ pub struct TypeDef {
     pub schema_digest: String,
     /// A registry root (its `name` in the index), not a `$defs` or inline type.
     pub is_root: bool,
+    /// Whether an alias or a union is a type of its own that holds its
+    /// shape (a Rust newtype or enum, a Python `RootModel`) rather than an
+    /// alias of it: every registry root, whose records are of their own, and
+    /// every alias or union that contains itself through arrays or maps
+    /// (a tree), since an alias cannot name itself. Decided once every type
+    /// is read (`lower::wrappers`); structs, enums and typed ids are types
+    /// of their own anyway.
+    pub wrapped: bool,
     /// The index of its module in [`Model::modules`].
     pub module: usize,
     /// What the type does with its place in the pinned schema.

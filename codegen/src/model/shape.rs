@@ -78,6 +78,16 @@ impl Shape {
 }
 
 impl Shape {
+    /// The named type this shape is, through nullables and checks only
+    /// (not inside an array or a map).
+    pub fn direct(&self) -> Option<TypeId> {
+        match self {
+            Shape::Nullable(inner) | Shape::Checked(inner, _) => inner.direct(),
+            Shape::Named(id) => Some(*id),
+            _ => None,
+        }
+    }
+
     /// The named types this shape refers to, at any depth of arrays, maps
     /// and nullables.
     pub fn named(&self) -> Option<TypeId> {

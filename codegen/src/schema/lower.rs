@@ -41,6 +41,18 @@ pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &
     }
 }
 
+/// An alias or a union that contains itself through arrays or maps (a JSON
+/// tree, `{"type": "array", "items": {"$ref": "#"}}`) is a type of its own
+/// in both languages, a Rust newtype or enum and a Python `RootModel`: an
+/// alias cannot name itself in either. One that contains itself with
+/// nothing between holds no finite value, and `check` refuses it.
+pub fn wrappers(model: &mut Model) {
+    let trees = model.alias_cycles(true);
+    for (def, tree) in model.types.iter_mut().zip(trees) {
+        def.wrapped |= tree;
+    }
+}
+
 /// An optional property whose shape admits null takes null as a value
 /// (absent and null stay apart in both languages): known once unions are
 /// decided, as a union's null branch is one way to admit it.

@@ -30,7 +30,7 @@ use concord_runtime::strict::JsonError;
 use keywords::Role;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -95,6 +95,7 @@ pub fn read_all(registry: &Registry) -> Reading {
         merging: Vec::new(),
         unions: Vec::new(),
         needs_engine: Vec::new(),
+        exact: HashSet::new(),
     };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
@@ -130,8 +131,9 @@ pub fn read_all(registry: &Registry) -> Reading {
         reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
     lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.needs_engine);
+    lower::wrappers(&mut reader.model);
     lower::presence(&mut reader.model);
-    pin_records(&mut reader.model, &reader.needs_engine);
+    pin_records(&mut reader.model, &reader.needs_engine, &reader.exact);
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
 }
 
@@ -142,22 +144,22 @@ fn declared_dialect(schema: &SchemaFile, document: Option<&Value>) -> Option<Str
     document.is_some_and(|document| document.get("$schema").is_none()).then(|| declared.uri().to_owned())
 }
 
-/// Every record type with a place of its own in its document is pinned
-/// (`validate` exists for it: its schema is a subschema there), and runs
+/// Every record type read from its document's own subschema at its place
+/// is pinned (`validate` exists for it, against that subschema), and runs
 /// the engine when read if its module needs it, or any module its `$ref`s
 /// reach does (its records' check then covers the types they hold). A type
-/// a merge or a union made has no place, and the records around it are
-/// checked.
-fn pin_records(model: &mut Model, needs_engine: &[bool]) {
+/// read from a schema the document does not hold at its place has none to
+/// agree with, and is not: a union branch with the keywords beside the
+/// union merged in, the object half of a nullable object, a branch of a
+/// `type` list, a property two `allOf` parts define. The records around
+/// it are checked. (So every pinned type's `from_json` and `validate` judge
+/// the same schema.)
+fn pin_records(model: &mut Model, needs_engine: &[bool], exact: &HashSet<TypeId>) {
     let asserted: Vec<bool> = (0..model.modules.len()).map(|module| model.documents(module).iter().any(|&other| needs_engine[other])).collect();
-    let texts: Vec<Option<Value>> = model.modules.iter().map(|module| serde_json::from_str(&module.text).ok()).collect();
-    let records: Vec<TypeId> = model.ids().filter(|&id| model.is_record(id)).collect();
+    let records: Vec<TypeId> = model.ids().filter(|&id| model.is_record(id) && exact.contains(&id)).collect();
     for id in records {
         let def = &mut model.types[id.0];
-        let placed = texts[def.module].as_ref().is_some_and(|text| text.pointer(&def.origin.pointer).is_some());
-        if placed {
-            def.pinning = if asserted[def.module] { Pinning::Asserted } else { Pinning::Pinned };
-        }
+        def.pinning = if asserted[def.module] { Pinning::Asserted } else { Pinning::Pinned };
     }
 }
 
@@ -185,6 +187,9 @@ struct Reader {
     /// The unions read, each any JSON value in the model until `lower`
     /// decides how its branches are told apart, once every type is read.
     unions: Vec<(TypeId, lower::Pending)>,
+    /// The types read from their document's own subschema at their place
+    /// (only these are pinned: `pin_records`).
+    exact: HashSet<TypeId>,
 }
 
 /// A merged schema being read: its module and text, where and under which
@@ -305,6 +310,7 @@ impl Reader {
                 Ok(dialect) if dialect >= Dialect::Draft6 => {
                     let doc = self.document(schema, module, document, scan, dialect);
                     let id = self.declare(&schema.name, &doc, "", true);
+                    self.exact.insert(id);
                     self.model.modules[module].root = Some(id);
                     self.needs_engine[module] = !holds;
                 }
@@ -389,6 +395,7 @@ impl Reader {
                 let def = &mut self.model.types[target.0];
                 def.name = schema.name.clone();
                 def.is_root = true;
+                def.wrapped = true;
                 self.model.modules[module].root = Some(target);
             }
             (None, None) => {}
@@ -432,6 +439,7 @@ impl Reader {
     /// Reads the schema at `pointer` into the named type `id`.
     fn define(&mut self, doc: &mut Document, id: TypeId, pointer: &str) {
         let Some(schema) = doc.root.pointer(pointer) else { return };
+        self.exact.insert(id);
         let name = self.model.types[id.0].name.clone();
         let is_root = pointer.is_empty();
         self.model.types[id.0].doc = doc_text(schema);
@@ -486,6 +494,7 @@ impl Reader {
             doc: None,
             schema_digest: doc.digest.to_owned(),
             is_root,
+            wrapped: is_root,
             module: doc.module,
             pinning: Pinning::None,
             kind: TypeKind::Alias(Shape::Any),
@@ -503,6 +512,7 @@ impl Reader {
         }
         doc.targets.retain(|_, id| id.0 < first);
         doc.pending.retain(|(id, _)| id.0 < first);
+        self.exact.retain(|id| id.0 < first);
         self.unions.retain(|(id, _)| id.0 < first);
         for merging in &mut self.merging {
             if merging.named.is_some_and(|id| id.0 >= first) {
@@ -528,6 +538,9 @@ impl Reader {
     /// A named type for what was read at `pointer`, inline in its parent.
     fn named(&mut self, doc: &Document, schema: &Value, pointer: &str, hint: &str, read: Read) -> Shape {
         let id = self.declare(hint, doc, pointer, false);
+        if doc.root.pointer(pointer) == Some(schema) {
+            self.exact.insert(id);
+        }
         self.model.types[id.0].doc = doc_text(schema);
         self.settle(doc, id, Some(read), hint, pointer);
         Shape::Named(id)

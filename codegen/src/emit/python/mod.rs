@@ -258,7 +258,7 @@ fn definition(model: &Model, id: TypeId, pending: &[TypeId]) -> String {
 /// What a registry root that is not an object type holds, as the
 /// parameter of its `RootModel`; `None` for any other type.
 fn root_value(model: &Model, def: &TypeDef, pending: &[String]) -> Option<String> {
-    if !def.is_root {
+    if !def.wrapped {
         return None;
     }
     Some(match &def.kind {
@@ -438,7 +438,7 @@ fn holds_none(model: &Model, shape: &Shape) -> bool {
         match shape {
             Shape::Any | Shape::Null | Shape::Nullable(_) => return true,
             Shape::Checked(inner, _) => shape = inner,
-            Shape::Named(id) if model.get(*id).is_root => return false,
+            Shape::Named(id) if model.get(*id).wrapped => return false,
             Shape::Named(id) => match &model.get(*id).kind {
                 TypeKind::Alias(aliased) => shape = aliased,
                 TypeKind::Union(union) => return union.branches.iter().any(|branch| branch.key == "null"),

@@ -90,7 +90,7 @@ pub(super) fn place(model: &Model, attributes: &Attributes) -> (Result<Placed, E
     let mut matched = Matched::default();
     // Aliases are `pub type` and have nowhere to put an attribute: a path
     // that names one exactly is refused, one that covers it skips it.
-    let items: Vec<TypeId> = model.ids().filter(|id| !matches!(model.get(*id).kind, TypeKind::Alias(_)) || model.get(*id).is_root).collect();
+    let items: Vec<TypeId> = model.ids().filter(|id| !matches!(model.get(*id).kind, TypeKind::Alias(_)) || model.get(*id).wrapped).collect();
     let setting = |kind: &str, path: &str| format!("type_attribute({path:?})").replace("type_", kind);
     for (path, text) in &attributes.types {
         let at = setting("type_", path);

@@ -269,7 +269,7 @@ fn declaration(model: &Model, id: TypeId, boxed: &Components, placed: &attribute
         },
         // A registry root that is not an object type (an array, a string,
         // ...): a newtype, so that it is a `Record` of its own.
-        TypeKind::Alias(shape) if def.is_root => {
+        TypeKind::Alias(shape) if def.wrapped => {
             let ty = rust_type(model, shape, Some(id), boxed);
             quote! {
                 #doc
@@ -436,7 +436,7 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 .collect();
             macro_call("union", &format!("{name} by {by} {{"), &branches, "})")
         }
-        TypeKind::Alias(shape) if def.is_root => {
+        TypeKind::Alias(shape) if def.wrapped => {
             let checked = check(String::new(), shape);
             format!("::concord_runtime::newtype!({name}{checked});\n")
         }
@@ -587,7 +587,7 @@ fn checks(model: &Model, shape: &Shape, value: &TokenStream, depth: usize) -> Op
             }
             Shape::Named(id) => match &model.get(*id).kind {
                 // A registry root is a newtype, not an alias: it checks itself when read.
-                TypeKind::Alias(aliased) if !model.get(*id).is_root => shape = aliased,
+                TypeKind::Alias(aliased) if !model.get(*id).wrapped => shape = aliased,
                 _ => break,
             },
             _ => break,
