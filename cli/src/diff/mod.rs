@@ -261,7 +261,8 @@ impl<'m> Walk<'m> {
                         UnknownKeys::Refuse => {
                             self.report(Rule::PropertyAddedClosed, &here, format!("{name:?} is new at a closed type: an older reader refuses it"))
                         }
-                        UnknownKeys::Drop => self.report(
+                        // Beside `patternProperties`, a key no pattern matches is dropped too.
+                        UnknownKeys::Drop | UnknownKeys::Matching(_) => self.report(
                             Rule::PropertyAddedDefault,
                             &here,
                             format!("{name:?} is new at a default type: an older reader drops it, so a relay loses it"),
@@ -288,7 +289,9 @@ impl<'m> Walk<'m> {
                 UnknownKeys::Refuse => {
                     self.report(Rule::PropertyRemovedClosed, &here, format!("{name:?} is gone from a closed type: old data holding it is refused"))
                 }
-                UnknownKeys::Drop => self.report(Rule::PropertyRemovedDefault, &here, format!("{name:?} is gone: a new reader drops it from old data")),
+                UnknownKeys::Drop | UnknownKeys::Matching(_) => {
+                    self.report(Rule::PropertyRemovedDefault, &here, format!("{name:?} is gone: a new reader drops it from old data"))
+                }
                 UnknownKeys::Keep | UnknownKeys::Typed(_) => self.report(
                     Rule::PropertyRemovedGrowthPoint,
                     &here,
@@ -309,7 +312,7 @@ impl<'m> Walk<'m> {
         let message = format!("the type is now {to} (it was {from})");
         match (old, new) {
             (UnknownKeys::Typed(_), UnknownKeys::Typed(_)) => {}
-            (UnknownKeys::Keep | UnknownKeys::Drop, UnknownKeys::Typed(_)) => {
+            (UnknownKeys::Keep | UnknownKeys::Drop | UnknownKeys::Matching(_), UnknownKeys::Typed(_)) => {
                 self.report(Rule::PolicyTypedMap, at, format!("{message}: old data's unknown keys, of any shape, are now typed entries"));
             }
             (UnknownKeys::Typed(_), UnknownKeys::Keep) => {
@@ -319,7 +322,7 @@ impl<'m> Walk<'m> {
                     format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type"),
                 );
             }
-            (UnknownKeys::Typed(_), UnknownKeys::Drop) => {
+            (UnknownKeys::Typed(_), UnknownKeys::Drop | UnknownKeys::Matching(_)) => {
                 let message = format!("{message}: new data may carry unknown keys of any shape, which an older reader refuses as entries of its type, and an older relay keeps the entries new readers drop");
                 self.report(Rule::PolicyTypedMapToDefault, at, message);
             }
@@ -329,10 +332,11 @@ impl<'m> Walk<'m> {
                 at,
                 format!("{message}: new data may carry unknown keys, which an older, closed reader refuses"),
             ),
-            (UnknownKeys::Drop, _) => {
+            // Beside `patternProperties`, the keys no pattern matches are dropped as at a default type.
+            (UnknownKeys::Drop | UnknownKeys::Matching(_), _) => {
                 self.report(Rule::PolicyGrowthPointFromDefault, at, format!("{message}: an older relay drops the unknown keys new writers keep here"))
             }
-            (_, UnknownKeys::Drop) => {
+            (_, UnknownKeys::Drop | UnknownKeys::Matching(_)) => {
                 self.report(Rule::PolicyDefaultFromGrowthPoint, at, format!("{message}: an older relay keeps unknown keys that new readers drop"))
             }
             // The rest are the same policy on both sides, which returned above.
@@ -616,6 +620,7 @@ fn policy_name(policy: &UnknownKeys) -> &'static str {
         UnknownKeys::Refuse => "closed (unknown keys refused)",
         UnknownKeys::Keep => "a growth point (unknown keys kept)",
         UnknownKeys::Typed(_) => "a typed map beside its properties (unknown keys kept)",
+        UnknownKeys::Matching(_) => "default beside patternProperties (keys a pattern matches kept, others dropped)",
     }
 }
 

@@ -287,6 +287,11 @@ pub enum UnknownKeys {
     /// `additionalProperties: {schema}` beside properties: typed entries,
     /// kept in order like a growth point's.
     Typed(Shape),
+    /// The default policy beside `patternProperties`: a key that matches
+    /// one of these patterns (ECMA-262 translated for the `regex` crate, as
+    /// [`Check::Pattern`]) is data, kept verbatim in the order read and
+    /// written back like a growth point's; any other unknown key is dropped.
+    Matching(Vec<String>),
 }
 
 #[derive(Clone, Debug)]

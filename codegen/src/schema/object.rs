@@ -47,7 +47,19 @@ impl Reader {
         };
         // Keys matching `patternProperties` are data, whatever the policy says of
         // other keys: kept verbatim, checked (and other keys refused, if so) by the engine.
-        let additional = if schema.object.contains_key("patternProperties") { Some(&Value::Null) } else { additional };
+        // Beside declared properties at the default policy, the other keys are
+        // unknown, and dropped as anywhere else: then the patterns decide,
+        // alike in both languages (where one cannot be meant alike, every key
+        // is kept). Without declared properties, every key is data.
+        let default_policy = matches!(additional, None | Some(Value::Bool(true))) || additional.is_some_and(|rule| rule.as_object().is_some_and(Map::is_empty));
+        let patterns = schema.object.get("patternProperties").and_then(Value::as_object);
+        if let (Some(patterns), true, false, true) = (patterns, default_policy, growth_point, schema.has("properties")) {
+            let translated: Option<Vec<String>> = patterns.keys().map(|ecma| concord_runtime::pattern::translate(ecma).ok()).collect();
+            if let Some(translated) = translated.filter(|translated| !translated.is_empty()) {
+                return self.object_fields(doc, schema, hint, UnknownKeys::Matching(translated), property_count, false);
+            }
+        }
+        let additional = if patterns.is_some() { Some(&Value::Null) } else { additional };
         let unknown_keys = match additional {
             Some(Value::Null) => UnknownKeys::Keep,
             None | Some(Value::Bool(true)) => UnknownKeys::Drop,
@@ -72,6 +84,20 @@ impl Reader {
             }
         }
 
+        self.object_fields(doc, schema, hint, unknown_keys, property_count, growth_point)
+    }
+
+    /// An object's declared properties, with its unknown-key policy decided.
+    fn object_fields(
+        &mut self,
+        doc: &mut Document,
+        schema: &Keywords,
+        hint: &str,
+        unknown_keys: UnknownKeys,
+        property_count: Option<Count>,
+        growth_point: bool,
+    ) -> Option<Read> {
+        let file = doc.file;
         let version_field = schema.take(VERSION_FIELD);
         let Some(properties) = schema.take("properties") else {
             if version_field.is_some() {
@@ -87,7 +113,9 @@ impl Reader {
                 // A growth point with no properties: every key is kept.
                 _ if growth_point => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Keep, property_count, version: None }),
                 // Free-form data: every key is the data, nothing is unknown.
-                UnknownKeys::Drop | UnknownKeys::Keep => Read::Shape(checked(Shape::Map(Box::new(Shape::Any)), map_checks(property_count))),
+                UnknownKeys::Drop | UnknownKeys::Keep | UnknownKeys::Matching(_) => {
+                    Read::Shape(checked(Shape::Map(Box::new(Shape::Any)), map_checks(property_count)))
+                }
                 UnknownKeys::Typed(values) => Read::Shape(checked(Shape::Map(Box::new(values)), map_checks(property_count))),
                 UnknownKeys::Refuse => Read::Struct(Struct { fields: vec![], unknown_keys: UnknownKeys::Refuse, property_count, version: None }),
             });

@@ -122,8 +122,26 @@ impl Choices {
     }
 }
 
+/// `patternProperties`' patterns as translated for the `regex` crate
+/// (`Patterns(("^x-",))`): whether one matches a key, as Rust matches it.
+#[pyclass(frozen)]
+pub struct Patterns(concord_runtime::pattern::Patterns);
+
+#[pymethods]
+impl Patterns {
+    #[new]
+    fn new(translated: Vec<String>) -> PyResult<Self> {
+        concord_runtime::pattern::Patterns::new(&translated).map(Patterns).map_err(PyValueError::new_err)
+    }
+
+    fn any_match(&self, key: &str) -> bool {
+        self.0.any_match(key)
+    }
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Divisor>()?;
+    module.add_class::<Patterns>()?;
     module.add_class::<Constant>()?;
     module.add_class::<Choices>()?;
     module.add_class::<Validator>()?;

@@ -12,6 +12,7 @@ and a ``const``/``enum`` operand are compared under JSON Schema equality
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -83,3 +84,24 @@ def properties(data: Any, minimum: int | None, maximum: int | None) -> Any:
         if maximum is not None and len(data) > maximum:
             raise PydanticCustomError("maxProperties", f"object with more than {maximum} properties")
     return data
+
+
+@functools.cache
+def _patterns(translated: tuple[str, ...]) -> _core.Patterns:
+    return _core.Patterns(list(translated))
+
+
+Record = TypeVar("Record")
+
+
+def keep_matching(record: Record, patterns: tuple[str, ...]) -> Record:
+    """An object's unknown keys beside ``patternProperties`` at the default policy: a key one of
+    ``patterns`` (translated for the ``regex`` crate, as Rust's bindings match them) matches is
+    data, and kept in its place; any other is dropped, as at every default-policy type."""
+    extra: dict[str, Any] | None = getattr(record, "__pydantic_extra__", None)
+    if extra:
+        matcher = _patterns(patterns)
+        unmatched = [key for key in extra if not matcher.any_match(key)]
+        for key in unmatched:
+            del extra[key]
+    return record

@@ -299,6 +299,23 @@ pub fn keep<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, kept: &mut
     }
 }
 
+/// An unknown key beside `patternProperties` at a type that drops the
+/// others: kept with its value when one of `patterns` matches it (it is
+/// data), else dropped as [`skip`] drops it.
+pub fn keep_matching<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    kept: &mut IndexMap<String, serde_json::Value>,
+    dropped: &mut Vec<Key<'de>>,
+    key: Key<'de>,
+    patterns: &[crate::pattern::Pattern],
+) -> Result<(), A::Error> {
+    if patterns.iter().any(|pattern| pattern.is_match(key.as_str())) {
+        keep(map, kept, key)
+    } else {
+        skip(map, dropped, key)
+    }
+}
+
 /// An unknown key at a type that drops them: the value is still read in
 /// full (it must meet the strict profile) and a second occurrence of the key
 /// is still refused.

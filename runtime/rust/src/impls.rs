@@ -59,7 +59,8 @@ macro_rules! __pinned {
 /// object! {
 ///     Session "Session";
 ///     fields { gpu_arch: "gpu_arch" required, hostname: "hostname" optional (Self::check_hostname) }
-///     unknown keep extra;          // or `drop`, `refuse`, `keep extra (Self::check_extra)`
+///     unknown keep extra;          // or `drop`, `refuse`, `keep extra (Self::check_extra)`,
+///                                  // `keep extra matching ["^x-"]` (beside `patternProperties`)
 ///     count 1, None;               // optional: minProperties, maxProperties
 ///     version "schema_version" in VERSIONS, holder schema_version;   // optional: an envelope
 /// }
@@ -69,7 +70,7 @@ macro_rules! object {
     (
         $type:ident $name:literal;
         fields { $($field:ident: $json:literal $presence:ident $(($check:path))?),* $(,)? }
-        unknown $unknown:ident $($catch_all:ident $(($catch_check:path))?)?;
+        unknown $unknown:ident $($catch_all:ident $(($catch_check:path))? $(matching [$($pattern:literal),+ $(,)?])?)?;
         $(count $min:expr, $max:expr;)?
         $(version $version:literal in $versions:expr, holder $holder:ident;)?
     ) => {
@@ -78,12 +79,13 @@ macro_rules! object {
             fn read<__A: $crate::serde::de::MapAccess<'de>>(mut map: __A) -> Result<Self, __A::Error> {
                 $(let mut $field = None;)*
                 $crate::__unknown!(slot dropped, $unknown $($catch_all)?);
+                $($($crate::__ignore!($($pattern)+); let mut dropped = Vec::new();)?)?
                 $(let mut count = 0usize; $crate::__ignore!($min);)?
                 while let Some(key) = map.next_key::<$crate::bind::Key<'de>>()? {
                     $(count += 1; $crate::__ignore!($min);)?
                     match key.as_str() {
                         $($json => $crate::__field!(read map, $field, $json $(, $check)?),)*
-                        _ => $crate::__unknown!(read map, key, dropped, [$($json),*], $unknown $($catch_all $(($catch_check))?)?),
+                        _ => $crate::__unknown!(read map, key, dropped, [$($json),*], $unknown $($catch_all $(($catch_check))? $(matching [$($pattern),+])?)?),
                     }
                 }
                 $($crate::bind::check_object($crate::checks::properties(count, $min, $max))?;)?
@@ -171,6 +173,10 @@ macro_rules! __unknown {
     (read $map:ident, $key:ident, $dropped:ident, [$($json:literal),*], keep $catch_all:ident ($check:path)) => {
         $crate::bind::keep_checked(&mut $map, &mut $catch_all, $key, $check)?
     };
+    (read $map:ident, $key:ident, $dropped:ident, [$($json:literal),*], keep $catch_all:ident matching [$($pattern:literal),+]) => {{
+        static PATTERNS: [$crate::pattern::Pattern; [$($pattern),+].len()] = [$($crate::pattern::Pattern::new($pattern)),+];
+        $crate::bind::keep_matching(&mut $map, &mut $catch_all, &mut $dropped, $key, &PATTERNS)?
+    }};
     (write $map:ident, $self:ident, [$($json:literal),*], drop) => {};
     (write $map:ident, $self:ident, [$($json:literal),*], refuse) => {};
     (write $map:ident, $self:ident, [$($json:literal),*], keep $catch_all:ident) => {

@@ -48,6 +48,22 @@ impl Pattern {
     }
 }
 
+/// Translated patterns compiled when they are given (for the Python
+/// runtime, whose patterns are not statics): a key matches when one of them
+/// matches, as [`Pattern::is_match`] does.
+pub struct Patterns(Vec<regex::Regex>);
+
+impl Patterns {
+    pub fn new(translated: &[String]) -> Result<Patterns, String> {
+        translated.iter().map(|pattern| regex::Regex::new(pattern).map_err(|error| error.to_string())).collect::<Result<_, _>>().map(Patterns)
+    }
+
+    /// Whether any of the patterns matches anywhere in `text`.
+    pub fn any_match(&self, text: &str) -> bool {
+        self.0.iter().any(|regex| regex.is_match(text))
+    }
+}
+
 /// Rewrites an ECMA-262 pattern (`u` flag) into `regex` syntax of the same
 /// meaning, or says which construct has none.
 pub fn translate(ecma: &str) -> Result<String, String> {

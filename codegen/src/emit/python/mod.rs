@@ -367,7 +367,7 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
     let extra = match body.unknown_keys {
         UnknownKeys::Drop => "ignore",
         UnknownKeys::Refuse => "forbid",
-        UnknownKeys::Keep | UnknownKeys::Typed(_) => "allow",
+        UnknownKeys::Keep | UnknownKeys::Typed(_) | UnknownKeys::Matching(_) => "allow",
     };
     // pydantic warns at import when a field starts like its own methods
     // (`model_dump_x`); the exact names are escaped (`ident::field`).
@@ -391,6 +391,14 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
         let (all, _) = crate::naming::version_constants(&def.name);
         let call = format!("concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
+        out.push_str(&layout::return_statement(8, &call));
+    }
+    if let UnknownKeys::Matching(patterns) = &body.unknown_keys {
+        // Keys `patternProperties` matches are data; the other unknown keys are dropped, as Rust drops them.
+        let patterns: Vec<String> = patterns.iter().map(|pattern| string_literal(pattern)).collect();
+        out.push_str("\n    @pydantic.model_validator(mode=\"after\")\n");
+        out.push_str("    def _keep_matching_keys(self) -> typing.Self:\n");
+        let call = format!("concord_runtime.checks.keep_matching(self, ({},))", patterns.join(", "));
         out.push_str(&layout::return_statement(8, &call));
     }
     if let UnknownKeys::Typed(shape) = &body.unknown_keys {

@@ -313,6 +313,10 @@ fn structure(model: &Model, id: TypeId, body: &Struct, boxed: &Components, doc: 
             UnknownKeys::Typed(shape) => {
                 (rust_type(model, shape, Some(id), boxed), "Entries beyond the declared properties (`additionalProperties`), in the order read.")
             }
+            UnknownKeys::Matching(_) => (
+                quote! { ::concord_runtime::Value },
+                "Keys that match `patternProperties`, kept in the order read and written back after the declared ones (other unknown keys are dropped).",
+            ),
             _ => (quote! { ::concord_runtime::Value }, "Keys this type does not declare, kept in the order read and written back after the declared ones."),
         };
         let doc = format!(" {doc}");
@@ -347,7 +351,7 @@ fn structure(model: &Model, id: TypeId, body: &Struct, boxed: &Components, doc: 
 /// The field that holds an object's kept unknown keys, if its policy keeps them.
 fn catch_all(body: &Struct) -> Option<Ident> {
     match body.unknown_keys {
-        UnknownKeys::Keep | UnknownKeys::Typed(_) => {
+        UnknownKeys::Keep | UnknownKeys::Typed(_) | UnknownKeys::Matching(_) => {
             let names: Vec<String> = body.fields.iter().map(|field| ident::field(&field.word)).collect();
             Some(format_ident!("{}", ident::catch_all(names.iter().map(|name| name.trim_start_matches("r#")))))
         }
@@ -393,6 +397,10 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 (UnknownKeys::Typed(shape), Some(catch_all)) => {
                     let checked = check(catch_all.to_string(), shape);
                     format!("keep {catch_all}{checked}")
+                }
+                (UnknownKeys::Matching(patterns), Some(catch_all)) => {
+                    let patterns: Vec<String> = patterns.iter().map(|pattern| Literal::string(pattern).to_string()).collect();
+                    format!("keep {catch_all} matching [{}]", patterns.join(", "))
                 }
                 (_, catch_all) => format!("keep {}", catch_all.expect("a policy that keeps has a catch-all")),
             };
