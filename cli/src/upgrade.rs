@@ -45,6 +45,9 @@ pub struct Upgraded {
 /// to Draft 2020-12; `declared` is the dialect of a document without
 /// `$schema`. Every refusal at once, or the upgraded document.
 pub fn upgrade(file: &Path, document: &Value, declared: Option<Dialect>) -> Result<Upgraded, Errors> {
+    if !document.is_object() && !document.is_boolean() {
+        return Err(Errors::one(file, "", "a schema file must hold a JSON object or a boolean"));
+    }
     let dialect = match (document, Dialect::of_document(document, declared)) {
         (Value::Bool(_), Err(_)) => {
             return Err(Errors::one(file, "", "a boolean schema cannot say its dialect: give it with --dialect (draft-06, draft-07, 2019-09 or 2020-12)"))
@@ -57,8 +60,7 @@ pub fn upgrade(file: &Path, document: &Value, declared: Option<Dialect>) -> Resu
         // `true` and `false` mean the same from draft-06 on, and have no `$schema` to rewrite.
         Value::Bool(_) if dialect >= Dialect::Draft6 => return Ok(Upgraded { document: document.clone(), dialect, rewrites: Vec::new() }),
         Value::Bool(_) => return Err(Errors::one(file, "", "a boolean schema is a draft-06 form: a draft-04 schema file must hold a JSON object")),
-        Value::Object(_) => {}
-        _ => return Err(Errors::one(file, "", "a schema file must hold a JSON object or a boolean")),
+        _ => {}
     }
     let placeholder = format!("{}{}", concord_runtime::pinned::BASE, file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default());
     let mut walk = Walk {
@@ -278,7 +280,8 @@ impl Walk<'_> {
                         self.dropped.push((at, format!("`additionalItems` beside {beside}, which constrains nothing")));
                     }
                 }
-                "dependencies" if dependencies.is_some() => {
+                "dependencies" if !ignores_siblings && self.read_as_keyword(key) => {
+                    // Refused in `dependencies` when it could not be split.
                     let Some((required, schemas)) = &dependencies else { continue };
                     for (name, members) in [("dependentRequired", required), ("dependentSchemas", schemas)] {
                         if !members.is_empty() && !object.contains_key(name) {
