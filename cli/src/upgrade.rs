@@ -29,8 +29,10 @@ pub const TARGET: Dialect = Dialect::Draft202012;
 /// becomes: the name 2020-12's own meta-schemas give the same construct.
 pub const DYNAMIC_ANCHOR: &str = "meta";
 
-/// How deep schemas may nest in a document the walk is given.
-pub const MAX_NESTING: usize = 256;
+/// How deep schemas may nest in a document the walk is given: the strict
+/// profile's limit (each schema is at least one JSON level), so that only a
+/// value built otherwise meets it, and the recursion stays shallow.
+pub const MAX_NESTING: usize = concord_runtime::strict::MAX_DEPTH;
 
 /// A document upgraded: its 2020-12 text as a value, the dialect it was
 /// read in, and every rewrite (file, JSON pointer, what was rewritten).
@@ -45,6 +47,13 @@ pub struct Upgraded {
 /// to Draft 2020-12; `declared` is the dialect of a document without
 /// `$schema`. Every refusal at once, or the upgraded document.
 pub fn upgrade(file: &Path, document: &Value, declared: Option<Dialect>) -> Result<Upgraded, Errors> {
+    let (walk, upgraded) = start(file, document, declared)?;
+    walk.finish(document, upgraded)
+}
+
+/// The walk of one document, and its upgrade so far: what a reference from
+/// another document upgraded with it still needs.
+fn start(file: &Path, document: &Value, declared: Option<Dialect>) -> Result<(Walk, Value), Errors> {
     if !document.is_object() && !document.is_boolean() {
         return Err(Errors::one(file, "", "a schema file must hold a JSON object or a boolean"));
     }
@@ -56,40 +65,36 @@ pub fn upgrade(file: &Path, document: &Value, declared: Option<Dialect>) -> Resu
         (_, Err((pointer, why))) => return Err(Errors::one(file, pointer, why)),
         (_, Ok(dialect)) => dialect,
     };
-    match document {
-        // `true` and `false` mean the same from draft-06 on, and have no `$schema` to rewrite.
-        Value::Bool(_) if dialect >= Dialect::Draft6 => return Ok(Upgraded { document: document.clone(), dialect, rewrites: Vec::new() }),
-        Value::Bool(_) => return Err(Errors::one(file, "", "a boolean schema is a draft-06 form: a draft-04 schema file must hold a JSON object")),
-        _ => {}
+    // `true` and `false` mean the same from draft-06 on, and have no `$schema` to rewrite.
+    if document.is_boolean() && dialect == Dialect::Draft4 {
+        return Err(Errors::one(file, "", "a boolean schema is a draft-06 form: a draft-04 schema file must hold a JSON object"));
     }
-    let placeholder = format!("{}{}", concord_runtime::pinned::BASE, file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default());
+    // Its URI when it has no `$id`: its path, as in a registry, so that
+    // relative references between files upgraded together resolve.
+    let path = file.to_string_lossy().replace('\\', "/");
+    let base = resolve_uri(concord_runtime::pinned::BASE, path.trim_start_matches('/'));
     let mut walk = Walk {
-        file,
+        file: file.to_path_buf(),
         dialect,
         rewrites: Vec::new(),
         errors: Errors::default(),
         moved: HashMap::new(),
         dropped: Vec::new(),
-        resources: vec![Resource { old: String::new(), uri: placeholder.clone(), recursive: false }],
+        resources: vec![Resource { old: String::new(), uri: base.clone(), recursive: false }],
         anchors: HashMap::new(),
         dropped_anchors: HashMap::new(),
         references: Vec::new(),
+        leaving: Vec::new(),
         dynamic_anchors: Vec::new(),
         dynamic_references: Vec::new(),
         contains: None,
         unevaluated_items: Vec::new(),
     };
-    let mut upgraded = walk.schema(document, "", "", &placeholder, 0, 0);
+    let mut upgraded = walk.schema(document, "", "", &base, 0, 0);
     walk.references(document, &mut upgraded);
     walk.dynamic_scope();
     walk.unevaluated_items();
-    let Walk { errors, mut rewrites, .. } = walk;
-    // In the order of the document's text, whichever pass found them.
-    let order = document_order(document);
-    rewrites.sort_by_key(|rewrite| order.get(&rewrite.pointer).copied().unwrap_or(usize::MAX));
-    let mut errors = errors;
-    errors.diagnostics.sort_by_key(|error| order.get(&error.pointer).copied().unwrap_or(usize::MAX));
-    errors.finish(Upgraded { document: upgraded, dialect, rewrites })
+    Ok((walk, upgraded))
 }
 
 const MISSING_SCHEMA: &str =
@@ -122,6 +127,7 @@ struct Resource {
 }
 
 /// A `$ref` (or `$dynamicRef`) met on the walk.
+#[derive(Clone)]
 struct Reference {
     keyword: &'static str,
     /// The schema object holding it, before and after.
@@ -132,8 +138,18 @@ struct Reference {
     value: String,
 }
 
-struct Walk<'a> {
-    file: &'a Path,
+/// Where a reference leads once its target document is upgraded.
+enum Follow {
+    /// Where it led.
+    Same,
+    /// To the same place, now at this fragment.
+    Moved(String),
+    /// Why it cannot lead there any more.
+    Refused(String),
+}
+
+struct Walk {
+    file: PathBuf,
     dialect: Dialect,
     rewrites: Vec<Diagnostic>,
     errors: Errors,
@@ -147,6 +163,8 @@ struct Walk<'a> {
     /// Named places beside a `$ref` before 2019-09 (ignored, so dropped).
     dropped_anchors: HashMap<(String, String), String>,
     references: Vec<Reference>,
+    /// The references that leave the document.
+    leaving: Vec<Reference>,
     /// Where `"$recursiveAnchor": true` became a `$dynamicAnchor`.
     dynamic_anchors: Vec<String>,
     /// Where `$recursiveRef` became a `$dynamicRef`.
@@ -176,13 +194,23 @@ fn quoted(value: &Value) -> String {
     }
 }
 
-impl Walk<'_> {
+impl Walk {
+    /// The upgrade, or every refusal: each list in the order of the
+    /// document's text, whichever pass found them.
+    fn finish(self, original: &Value, document: Value) -> Result<Upgraded, Errors> {
+        let Walk { mut errors, mut rewrites, dialect, .. } = self;
+        let order = document_order(original);
+        rewrites.sort_by_key(|rewrite| order.get(&rewrite.pointer).copied().unwrap_or(usize::MAX));
+        errors.diagnostics.sort_by_key(|error| order.get(&error.pointer).copied().unwrap_or(usize::MAX));
+        errors.finish(Upgraded { document, dialect, rewrites })
+    }
+
     fn rewrite(&mut self, pointer: &str, what: impl Into<String>) {
-        self.rewrites.push(Diagnostic { file: self.file.to_path_buf(), pointer: pointer.to_owned(), message: what.into() });
+        self.rewrites.push(Diagnostic { file: self.file.clone(), pointer: pointer.to_owned(), message: what.into() });
     }
 
     fn refuse(&mut self, pointer: &str, why: impl Into<String>) {
-        self.errors.push(self.file, pointer, why);
+        self.errors.push(&self.file, pointer, why);
     }
 
     /// The newest dialect before the document's in which `keyword` does
@@ -663,76 +691,90 @@ impl Walk<'_> {
     fn references(&mut self, original: &Value, upgraded: &mut Value) {
         let references = std::mem::take(&mut self.references);
         for reference in &references {
-            let at = pointer_push(&reference.old, reference.keyword);
             let (uri, fragment) = reference.value.split_once('#').unwrap_or((&reference.value, ""));
-            let target_uri = resolve_uri(&reference.base, uri);
-            let Some(resource) = self.resources.iter().position(|resource| resource.uri == target_uri) else { continue };
-            let resource_uri = self.resources[resource].uri.clone();
-            if fragment.is_empty() {
-                continue;
-            }
-            let Some(path) = fragment.strip_prefix('/') else {
-                let name = percent_decode(fragment).unwrap_or_else(|| fragment.to_owned());
-                let key = (resource_uri, name);
-                if let (None, Some(place)) = (self.anchors.get(&key), self.dropped_anchors.get(&key)) {
-                    let why = format!(
-                        "`{}` {} names the place `$id` \"#{}\" beside a `$ref` at {}, which {} ignores (so the upgrade drops it)",
-                        reference.keyword,
-                        quoted(&Value::String(reference.value.clone())),
-                        shown(&key.1),
-                        shown(place),
-                        self.dialect
-                    );
-                    self.refuse(&at, why);
+            let target = resolve_uri(&reference.base, uri);
+            match self.resources.iter().position(|resource| resource.uri == target) {
+                Some(resource) => {
+                    let followed = self.follow(resource, fragment, original, None);
+                    self.followed(reference, followed, upgraded);
                 }
-                continue;
-            };
-            let raw: Vec<&str> = path.split('/').collect();
-            let Some(tokens) =
-                raw.iter().map(|segment| percent_decode(segment).map(|token| token.replace("~1", "/").replace("~0", "~"))).collect::<Option<Vec<String>>>()
-            else {
-                continue;
-            };
-            let root_old = self.resources[resource].old.clone();
-            let target_old = tokens.iter().fold(root_old.clone(), |pointer, token| pointer_push(&pointer, token));
-            let shown_ref = quoted(&Value::String(reference.value.clone()));
-            if let Some((place, why)) = self.dropped.iter().find(|(place, _)| target_old == *place || target_old.starts_with(&format!("{place}/"))) {
-                let why = format!("`{}` {shown_ref} names a place the upgrade drops: {} is {why}", reference.keyword, shown(place));
-                self.refuse(&at, why);
-                continue;
-            }
-            let (Some(target_new), Some(root_new)) = (self.moved.get(&target_old), self.moved.get(&root_old)) else {
-                if original.pointer(&target_old).is_some() {
-                    let why = format!(
-                        "`{}` {shown_ref} names a place that is no schema by its position: move it under `$defs` (or `definitions`)",
-                        reference.keyword
-                    );
-                    self.refuse(&at, why);
-                }
-                continue;
-            };
-            let moved: Option<Vec<String>> = target_new
-                .strip_prefix(root_new.as_str())
-                .map(|rest| rest.split('/').skip(1).map(|token| token.replace("~1", "/").replace("~0", "~")).collect());
-            match moved {
-                Some(moved) if moved == tokens => {}
-                Some(moved) if moved.len() == tokens.len() => {
-                    let segments: Vec<String> = moved
-                        .iter()
-                        .zip(raw.iter().zip(&tokens))
-                        .map(|(new, (raw, old))| if new == old { (*raw).to_owned() } else { concord_runtime::escape_pointer_token(new) })
-                        .collect();
-                    let rewritten = format!("{uri}#/{}", segments.join("/"));
-                    if let Some(slot) = upgraded.pointer_mut(&pointer_push(&reference.new, reference.keyword)) {
-                        *slot = Value::String(rewritten.clone());
-                    }
-                    let what = format!("`{}` {shown_ref} → {} (the place it names moved)", reference.keyword, quoted(&Value::String(rewritten)));
-                    self.rewrite(&at, what);
-                }
-                _ => self.refuse(&at, format!("`{}` {shown_ref}: the place it names moved out of its resource", reference.keyword)),
+                None => self.leaving.push(reference.clone()),
             }
         }
         self.references = references;
+    }
+
+    /// Where a reference into resource `resource` of this (upgraded)
+    /// document by `fragment` leads now; `whose` names the document in a
+    /// message when the reference stands in another.
+    fn follow(&self, resource: usize, fragment: &str, original: &Value, whose: Option<&Path>) -> Follow {
+        let place = |pointer: &str| match whose {
+            Some(file) => format!("{} at {}", shown(&file.display().to_string()), shown(pointer)),
+            None => shown(pointer),
+        };
+        let Some(path) = fragment.strip_prefix('/') else {
+            let name = percent_decode(fragment).unwrap_or_else(|| fragment.to_owned());
+            let key = (self.resources[resource].uri.clone(), name);
+            return match (fragment.is_empty(), self.anchors.get(&key), self.dropped_anchors.get(&key)) {
+                (false, None, Some(at)) => Follow::Refused(format!(
+                    "names the place `$id` \"#{}\" beside a `$ref` at {}, which {} ignores (so the upgrade drops it)",
+                    shown(&key.1),
+                    place(at),
+                    self.dialect
+                )),
+                _ => Follow::Same,
+            };
+        };
+        let raw: Vec<&str> = path.split('/').collect();
+        let Some(tokens) =
+            raw.iter().map(|segment| percent_decode(segment).map(|token| token.replace("~1", "/").replace("~0", "~"))).collect::<Option<Vec<String>>>()
+        else {
+            return Follow::Same;
+        };
+        let root_old = &self.resources[resource].old;
+        let target_old = tokens.iter().fold(root_old.clone(), |pointer, token| pointer_push(&pointer, token));
+        if let Some((at, why)) = self.dropped.iter().find(|(at, _)| target_old == *at || target_old.starts_with(&format!("{at}/"))) {
+            return Follow::Refused(format!("names a place the upgrade drops: {} is {why}", place(at)));
+        }
+        let (Some(target_new), Some(root_new)) = (self.moved.get(&target_old), self.moved.get(root_old)) else {
+            if original.pointer(&target_old).is_none() {
+                // It names nothing, before as after: not the upgrade's to judge.
+                return Follow::Same;
+            }
+            return Follow::Refused("names a place that is no schema by its position: move it under `$defs` (or `definitions`)".to_owned());
+        };
+        let moved: Option<Vec<String>> =
+            target_new.strip_prefix(root_new.as_str()).map(|rest| rest.split('/').skip(1).map(|token| token.replace("~1", "/").replace("~0", "~")).collect());
+        match moved {
+            Some(moved) if moved == tokens => Follow::Same,
+            Some(moved) if moved.len() == tokens.len() => {
+                let segments: Vec<String> = moved
+                    .iter()
+                    .zip(raw.iter().zip(&tokens))
+                    .map(|(new, (raw, old))| if new == old { (*raw).to_owned() } else { concord_runtime::escape_pointer_token(new) })
+                    .collect();
+                Follow::Moved(format!("/{}", segments.join("/")))
+            }
+            _ => Follow::Refused("names a place that moved out of its resource".to_owned()),
+        }
+    }
+
+    /// A reference of this document rewritten, or refused, as `follow` found.
+    fn followed(&mut self, reference: &Reference, followed: Follow, upgraded: &mut Value) {
+        let at = pointer_push(&reference.old, reference.keyword);
+        let shown_ref = quoted(&Value::String(reference.value.clone()));
+        match followed {
+            Follow::Same => {}
+            Follow::Refused(why) => self.refuse(&at, format!("`{}` {shown_ref} {why}", reference.keyword)),
+            Follow::Moved(fragment) => {
+                let uri = reference.value.split('#').next().unwrap_or_default();
+                let rewritten = format!("{uri}#{fragment}");
+                if let Some(slot) = upgraded.pointer_mut(&pointer_push(&reference.new, reference.keyword)) {
+                    *slot = Value::String(rewritten.clone());
+                }
+                self.rewrite(&at, format!("`{}` {shown_ref} → {} (the place it names moved)", reference.keyword, quoted(&Value::String(rewritten))));
+            }
+        }
     }
 
     /// `$recursiveRef` as `$dynamicRef` is the same only where the dynamic
@@ -752,11 +794,7 @@ impl Walk<'_> {
         if self.resources[0].recursive {
             return;
         }
-        let leaving = self.references.iter().find(|reference| {
-            let uri = reference.value.split('#').next().unwrap_or_default();
-            let target = resolve_uri(&reference.base, uri);
-            !self.resources.iter().any(|resource| resource.uri == target)
-        });
+        let leaving = self.leaving.first();
         if let Some(leaving) = leaving.map(|reference| pointer_push(&reference.old, reference.keyword)) {
             for place in self.dynamic_references.clone() {
                 let why = format!(
@@ -871,16 +909,42 @@ impl File {
     }
 }
 
-/// Reads and upgrades every file; the refusals of all of them together.
+/// Reads and upgrades every file; the refusals of all of them together. A
+/// `$ref` from one of them into another follows the place it names there
+/// too (`other.json#/items/0` → `other.json#/prefixItems/0`).
 pub fn upgrade_files(files: &[PathBuf], declared: Option<Dialect>) -> Result<Vec<File>, Errors> {
-    let mut errors = Errors::default();
-    let mut upgraded = Vec::new();
-    for path in files {
-        match read(path).and_then(|(original, value)| upgrade(path, &value, declared).map(|done| (original, done))) {
-            Ok((original, done)) => upgraded.push(File { path: path.clone(), original, upgraded: done }),
-            Err(more) => errors.extend(more),
+    // Each file's refusals, reported in the order the files were given.
+    let mut refused: Vec<Errors> = vec![Errors::default(); files.len()];
+    let mut started: Vec<(usize, PathBuf, Vec<u8>, Value, Walk, Value)> = Vec::new();
+    for (index, path) in files.iter().enumerate() {
+        match read(path).and_then(|(bytes, original)| start(path, &original, declared).map(|(walk, upgraded)| (bytes, original, walk, upgraded))) {
+            Ok((bytes, original, walk, upgraded)) => started.push((index, path.clone(), bytes, original, walk, upgraded)),
+            Err(errors) => refused[index] = errors,
         }
     }
+    for from in 0..started.len() {
+        for reference in started[from].4.leaving.clone() {
+            let (uri, fragment) = reference.value.split_once('#').unwrap_or((&reference.value, ""));
+            let target = resolve_uri(&reference.base, uri);
+            let followed = started.iter().enumerate().filter(|(to, _)| *to != from).find_map(|(_, (_, path, _, original, walk, _))| {
+                let resource = walk.resources.iter().position(|resource| resource.uri == target)?;
+                Some(walk.follow(resource, fragment, original, Some(path)))
+            });
+            if let Some(followed) = followed {
+                let (_, _, _, _, walk, upgraded) = &mut started[from];
+                walk.followed(&reference, followed, upgraded);
+            }
+        }
+    }
+    let mut upgraded = Vec::new();
+    for (index, path, original, value, walk, document) in started {
+        match walk.finish(&value, document) {
+            Ok(done) => upgraded.push(File { path, original, upgraded: done }),
+            Err(errors) => refused[index] = errors,
+        }
+    }
+    let mut errors = Errors::default();
+    refused.into_iter().for_each(|more| errors.extend(more));
     errors.finish(upgraded)
 }
 

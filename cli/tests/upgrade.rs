@@ -680,7 +680,7 @@ fn nesting_beyond_the_limit_is_refused_not_a_crash() {
     deep["$schema"] = json!(D7);
     let refusals = refused(deep);
     assert_eq!(refusals.len(), 1);
-    assert!(refusals[0].ends_with(": schemas nested deeper than 256 levels"), "{refusals:?}");
+    assert!(refusals[0].ends_with(": schemas nested deeper than 64 levels"), "{refusals:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -788,4 +788,44 @@ fn bad_input_is_refused_naming_the_file() {
     let (code, _, stderr) = run(dir.path(), &["upgrade", "--dialect", "draft-03", "dup.json"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown dialect \"draft-03\": concord reads draft-04, draft-06, draft-07, 2019-09 and 2020-12"), "{stderr}");
+}
+
+#[test]
+fn a_ref_into_another_file_upgraded_with_it_follows_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let a =
+        format!(r#"{{"$schema": "{D7}", "properties": {{"first": {{"$ref": "sub/b.json#/items/0"}}, "rest": {{"$ref": "sub/b.json#/additionalItems"}}}}}}"#);
+    let b = format!(
+        r#"{{"$schema": "{D7}", "items": [{{"type": "string"}}], "additionalItems": {{"type": "integer"}}, "properties": {{"x": {{"$ref": "../a.json"}}}}}}"#
+    );
+    std::fs::write(dir.path().join("a.json"), &a).unwrap();
+    std::fs::write(dir.path().join("sub/b.json"), &b).unwrap();
+    let (code, stdout, stderr) = run(dir.path(), &["upgrade", "--in-place", "a.json", "sub/b.json"]);
+    assert_eq!((code, stdout.as_str()), (0, "wrote a.json\nwrote sub/b.json\n"), "{stderr}");
+    assert!(
+        stderr.contains("a.json at /properties/first/$ref: `$ref` \"sub/b.json#/items/0\" → \"sub/b.json#/prefixItems/0\" (the place it names moved)\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a.json at /properties/rest/$ref: `$ref` \"sub/b.json#/additionalItems\" → \"sub/b.json#/items\" (the place it names moved)\n"),
+        "{stderr}"
+    );
+    let upgraded: Value = serde_json::from_slice(&std::fs::read(dir.path().join("a.json")).unwrap()).unwrap();
+    assert_eq!(upgraded["properties"]["first"]["$ref"], "sub/b.json#/prefixItems/0");
+
+    // Into a place the other file's upgrade drops: refused, naming that file; nothing written.
+    let c = format!(r#"{{"$schema": "{D7}", "$ref": "d.json#/properties/p/items"}}"#);
+    let d = format!(
+        r##"{{"$schema": "{D7}", "properties": {{"p": {{"$ref": "#/definitions/q", "items": {{"type": "string"}}}}}}, "definitions": {{"q": {{}}}}}}"##
+    );
+    std::fs::write(dir.path().join("c.json"), &c).unwrap();
+    std::fs::write(dir.path().join("d.json"), &d).unwrap();
+    let (code, _, stderr) = run(dir.path(), &["upgrade", "--in-place", "c.json", "d.json"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "error: c.json at /$ref: `$ref` \"d.json#/properties/p/items\" names a place the upgrade drops: d.json at /properties/p/items is beside a `$ref`, which draft-07 ignores\n1 error\nnothing was written\n"
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("c.json")).unwrap(), c);
 }
