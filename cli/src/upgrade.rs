@@ -833,7 +833,12 @@ pub fn read(file: &Path) -> Result<(Vec<u8>, Value), Errors> {
     };
     read.map_err(|error| Errors::one(file, "", format!("cannot read: {error}")))?;
     if bytes.len() as u64 > limit {
-        return Err(Errors::one(file, "", format!("too large: concord reads schema files of at most {limit} bytes (16 MiB; docs/limits.md)")));
+        // The size the file says it has; standard input's is only known to be more.
+        let size = match std::fs::metadata(file) {
+            Ok(metadata) if file.as_os_str() != "-" => metadata.len().max(bytes.len() as u64).to_string(),
+            _ => format!("more than {limit}"),
+        };
+        return Err(Errors::one(file, "", format!("too large: {size} bytes, and concord reads files of at most {limit} bytes (16 MiB; docs/limits.md)")));
     }
     let value = concord_runtime::strict::read_schema(&bytes)
         .map_err(|error| Errors::one(file, "", format!("refused by the strict JSON profile (docs/strict-json.md): {error}")))?;

@@ -781,6 +781,13 @@ fn bad_input_is_refused_naming_the_file() {
     let (code, _, stderr) = run(dir.path(), &["upgrade", "dup.json"]);
     assert_eq!(code, 1);
     assert!(stderr.starts_with("error: dup.json: refused by the strict JSON profile (docs/strict-json.md): duplicate-key at byte "), "{stderr}");
+    let large = format!(r#"{{"$schema": "{D7}", "description": "{}"}}"#, "x".repeat(17 << 20));
+    std::fs::write(dir.path().join("large.json"), &large).unwrap();
+    let (code, _, stderr) = run(dir.path(), &["upgrade", "large.json"]);
+    assert_eq!(
+        (code, stderr),
+        (1, format!("error: large.json: too large: {} bytes, and concord reads files of at most 16777216 bytes (16 MiB; docs/limits.md)\n1 error\nnothing was written\n", large.len()))
+    );
     let (code, _, stderr) = run(dir.path(), &["upgrade", "dup.json", "other.json"]);
     assert_eq!((code, stderr.as_str()), (2, "error: several files are upgraded with --in-place (standard output holds one document)\n"));
     let (code, _, stderr) = run(dir.path(), &["upgrade", "--in-place", "-"]);
