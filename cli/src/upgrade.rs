@@ -403,8 +403,8 @@ impl Walk {
     }
 
     /// Whether `key` (`id` or `$id`) holds the object's URI here: `id` in
-    /// draft-04, or as draft-04's keyword kept in a later document without
-    /// `$id`; `$id` from draft-06 on.
+    /// draft-04, or a string `id` kept from draft-04 in a later document
+    /// (refused beside a `$id`); `$id` from draft-06 on.
     fn is_id_keyword(&self, object: &Map<String, Value>, key: &str) -> bool {
         match key {
             "id" if self.dialect == Dialect::Draft4 => true,
