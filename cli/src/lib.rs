@@ -5,8 +5,8 @@
 //! and checks more before it writes or pins anything: the assertion engine
 //! is built for every record type ([`engine`]). Around that: the round-trip
 //! suite ([`roundtrip`]) and the differential fuzzer ([`fuzz`]), which build
-//! bindings against the runtime this command carries ([`harness`]), and
-//! `concord diff` ([`diff`]).
+//! bindings against the runtime this command carries ([`harness`]),
+//! `concord diff` ([`diff`]) and `concord upgrade` ([`upgrade`]).
 
 pub mod add;
 pub mod diff;
@@ -14,6 +14,7 @@ pub mod engine;
 pub mod fuzz;
 pub mod harness;
 pub mod roundtrip;
+pub mod upgrade;
 
 use concord_codegen::model::Model;
 use concord_codegen::{registry, schema, Errors};

@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use concord_cli::{fuzz, roundtrip};
+use concord_codegen::schema::Dialect;
 use concord_codegen::{registry, stale_files, write_files, Config, Errors};
 use concord_runtime::{canonical, strict};
 use std::io::{Read, Write};
@@ -147,6 +148,29 @@ enum Command {
         #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
         max_bytes: usize,
     },
+    /// Rewrite schemas written in an older dialect (draft-04, draft-06,
+    /// draft-07, 2019-09), or 2020-12 schemas that still use an older
+    /// keyword, as Draft 2020-12 (docs/upgrade.md). Every rewrite is
+    /// reported on standard error at its JSON pointer; what 2020-12 cannot
+    /// say alike is refused, for every file at once, and then nothing is
+    /// written. Exit 0, or 1 when anything is refused.
+    Upgrade {
+        /// Schema files; one may be - for standard input, without --in-place.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Rewrite the files (each through a temporary file and a rename)
+        /// instead of printing the one file's upgrade on standard output.
+        #[arg(long)]
+        in_place: bool,
+        /// The dialect of a document without `$schema`: draft-04, draft-06, draft-07, 2019-09 or 2020-12.
+        #[arg(long, value_parser = parse_dialect)]
+        dialect: Option<Dialect>,
+    },
+}
+
+/// A dialect as `--dialect` gives it: a short name or a meta-schema URI.
+fn parse_dialect(name: &str) -> Result<Dialect, String> {
+    Dialect::named(name).ok_or_else(|| format!("unknown dialect {name:?}: concord reads {}", concord_codegen::schema::dialect::READ))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -190,6 +214,9 @@ fn main() -> ExitCode {
     }
     if let Command::Diff { old, new, against, registry, format, fail_on } = command {
         return run_diff(old, new, against, registry, format, fail_on);
+    }
+    if let Command::Upgrade { files, in_place, dialect } = command {
+        return run_upgrade(&files, in_place, dialect);
     }
     match run(command) {
         Ok(code) => code,
@@ -268,7 +295,9 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             print!("{summary}");
             Ok(if summary.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } => unreachable!("handled by run_json, run_validate and run_diff"),
+        Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } | Command::Upgrade { .. } => {
+            unreachable!("handled by run_json, run_validate, run_diff and run_upgrade")
+        }
     }
 }
 
@@ -369,6 +398,54 @@ fn read_input(file: &std::path::Path) -> Result<Vec<u8>, String> {
         let reason = reason.split(" (os error").next().unwrap_or_default().to_owned();
         format!("error: cannot read {}: {reason}", file.display())
     })
+}
+
+/// Exit codes: 0 upgraded (or nothing to rewrite), 1 something refused or
+/// not written, 2 a use of the command it cannot serve.
+fn run_upgrade(files: &[PathBuf], in_place: bool, dialect: Option<Dialect>) -> ExitCode {
+    use concord_codegen::error::shown;
+    if files.len() > 1 && !in_place {
+        eprintln!("error: several files are upgraded with --in-place (standard output holds one document)");
+        return ExitCode::from(2);
+    }
+    if in_place && files.iter().any(|file| file.as_os_str() == "-") {
+        eprintln!("error: standard input cannot be upgraded --in-place");
+        return ExitCode::from(2);
+    }
+    let upgraded = match concord_cli::upgrade::upgrade_files(files, dialect) {
+        Ok(upgraded) => upgraded,
+        Err(errors) => {
+            eprintln!("{errors}");
+            eprintln!("nothing was written");
+            return ExitCode::FAILURE;
+        }
+    };
+    for file in &upgraded {
+        for rewrite in &file.upgraded.rewrites {
+            eprintln!("{rewrite}");
+        }
+        if !file.changed() {
+            let why = if file.upgraded.dialect == concord_cli::upgrade::TARGET { "already 2020-12" } else { "a boolean schema means the same in 2020-12" };
+            eprintln!("{}: {why}, nothing to rewrite", shown(&file.path.display().to_string()));
+        }
+    }
+    if !in_place {
+        let mut stdout = std::io::stdout().lock();
+        let bytes = upgraded.first().map(|file| file.bytes()).unwrap_or_default();
+        return if stdout.write_all(&bytes).and_then(|()| stdout.flush()).is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+    match concord_cli::upgrade::write_in_place(&upgraded) {
+        Ok(written) => {
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            eprintln!("{errors}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Exit codes: 0 valid, 1 refused (the notes on standard error), 2 the
