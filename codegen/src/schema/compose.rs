@@ -306,34 +306,43 @@ impl Reader {
                 self.errors.push(doc.file, here, "`$ref` must be a string");
                 return None;
             };
-            let pointer = match target.strip_prefix('#') {
+            let (key, resolved) = match target.strip_prefix('#') {
                 Some(fragment) if fragment.is_empty() || fragment.starts_with('/') => match super::reference::percent_decode(fragment) {
-                    Some(pointer) => pointer,
+                    Some(pointer) => {
+                        let resolved = doc.root.pointer(&pointer).cloned();
+                        (pointer, resolved)
+                    }
                     None => {
                         self.errors.push(doc.file, here, format!("`$ref` {target:?} is not a valid URI fragment"));
                         return None;
                     }
                 },
                 Some(anchor) => match doc.anchors.get(anchor) {
-                    Some(pointer) => pointer.clone(),
+                    Some(pointer) => (pointer.clone(), doc.root.pointer(pointer).cloned()),
                     None => {
                         self.errors.push(doc.file, here, format!("`$ref` {target:?} names no `$anchor` of this document"));
                         return None;
                     }
                 },
-                // Not a location of this document (a reference by a base URI):
-                // nothing to merge here; the engine checks the whole.
-                None => return Some(false),
+                // Another registry entry's document (glTF's `allOf: [{"$ref":
+                // "glTFProperty.schema.json"}]`): its part is merged as this
+                // document's are, its `$ref`s made absolute so that they lead
+                // where they led there. Anything else (a resource embedded
+                // below an `$id`, another dialect): the engine checks the whole.
+                None => match self.part_of_other_entry(doc, target) {
+                    Some((key, part)) => (key, Some(part)),
+                    None => return Some(false),
+                },
             };
-            if !merged.contains(&pointer) {
-                let Some(resolved) = doc.root.pointer(&pointer).cloned() else {
+            if !merged.contains(&key) {
+                let Some(resolved) = resolved else {
                     self.errors.push(doc.file, here, format!("`$ref` target {target:?} does not exist in this document"));
                     return None;
                 };
                 if !self.flatten(doc, &resolved, at, depth + 1, parts, merged)? {
                     return Some(false);
                 }
-                merged.insert(pointer);
+                merged.insert(key);
             }
         }
         for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor", doc.dialect.id_keyword()] {
@@ -341,6 +350,69 @@ impl Reader {
         }
         parts.push(part);
         Some(true)
+    }
+}
+
+impl Reader {
+    /// The subschema a `$ref` names in another registry entry's document, in
+    /// the same dialect, with every `$ref` in it made absolute against that
+    /// document's base; and the key that names it among merged parts.
+    fn part_of_other_entry(&self, doc: &Document, target: &str) -> Option<(String, Value)> {
+        let resolved = super::resolve_uri(&self.bases[doc.module], target);
+        let other = self.entry_named(&resolved)?;
+        let document = self.documents[other].as_ref()?;
+        if self.dialects[other] != Some(doc.dialect) {
+            return None;
+        }
+        let fragment = target.split_once('#').map_or("", |(_, fragment)| fragment);
+        let pointer = super::reference::percent_decode(fragment).filter(|pointer| pointer.is_empty() || pointer.starts_with('/'))?;
+        let mut part = document.pointer(&pointer)?.clone();
+        // Below an embedded `$id` the part's `$ref`s resolve against it: the engine's.
+        let mut at = document;
+        for token in pointer.split('/').skip(1) {
+            if at.as_object().and_then(|object| super::id_of(object, doc.dialect)).is_some() && !std::ptr::eq(at, document) {
+                return None;
+            }
+            let token = token.replace("~1", "/").replace("~0", "~");
+            at = match at {
+                Value::Object(object) => object.get(&token)?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        absolutize(&mut part, &self.bases[other], doc.dialect);
+        Some((format!("{}#{pointer}", self.bases[other]), part))
+    }
+}
+
+/// Every `$ref` below `schema` made absolute against `base` (and any `$id`
+/// on the way), so that it leads where it led in its own document.
+fn absolutize(schema: &mut Value, base: &str, dialect: super::Dialect) {
+    let mut stack = vec![(schema, base.to_owned())];
+    while let Some((value, base)) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                let base = match super::id_of(object, dialect) {
+                    Some(id) => super::resolve_uri(&base, id),
+                    None => base,
+                };
+                if let Some(Value::String(target)) = object.get_mut("$ref") {
+                    let fragment = target.split_once('#').map(|(_, fragment)| fragment.to_owned());
+                    let uri = super::resolve_uri(&base, target);
+                    *target = match fragment {
+                        Some(fragment) => format!("{uri}#{fragment}"),
+                        None => uri,
+                    };
+                }
+                for (key, item) in object.iter_mut() {
+                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                        stack.push((item, base.clone()));
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut().map(|item| (item, base.clone()))),
+            _ => {}
+        }
     }
 }
 

@@ -74,8 +74,21 @@ pub fn read_all(registry: &Registry) -> Reading {
             _ => Scan::default(),
         })
         .collect();
-    // Every document's base URI first: a `$ref` may name another entry.
-    let bases: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
+    // Every document's URI first, by which a `$ref` may name another entry:
+    // the index's `uri`, else its `$id`, else its path in the registry.
+    let names: Vec<String> = registry.schemas.iter().zip(&documents).map(|(schema, document)| base_uri(schema, document.as_ref().ok())).collect();
+    // And the base its own relative `$ref`s resolve against: its `$id`, where
+    // it has one, resolved against that URI (a retrieval `uri` does not
+    // change what the document's own `$id` says).
+    let bases: Vec<String> = names
+        .iter()
+        .zip(&documents)
+        .zip(&dialects)
+        .map(|((name, document), dialect)| {
+            let id = document.as_ref().ok().and_then(Value::as_object).zip(*dialect).and_then(|(root, dialect)| id_of(root, dialect));
+            id.map_or_else(|| name.clone(), |id| resolve_uri(name, id))
+        })
+        .collect();
     // And every embedded resource's `$id`: a `$ref` may name one of those.
     let resources = scans
         .iter()
@@ -87,6 +100,7 @@ pub fn read_all(registry: &Registry) -> Reading {
         model: Model::default(),
         errors: Errors::default(),
         bases,
+        uris: names,
         names: Default::default(),
         resources,
         targets: Vec::new(),
@@ -96,6 +110,8 @@ pub fn read_all(registry: &Registry) -> Reading {
         unions: Vec::new(),
         needs_engine: Vec::new(),
         exact: HashSet::new(),
+        documents: documents.iter().map(|document| document.as_ref().ok().cloned()).collect(),
+        dialects: dialects.clone(),
     };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
@@ -117,7 +133,7 @@ pub fn read_all(registry: &Registry) -> Reading {
             root: None,
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
             digest: schema.digest.clone(),
-            base: reader.bases[module].clone(),
+            base: reader.uris[module].clone(),
             declared_dialect: declared_dialect(schema, documents[module].as_ref().ok()),
             refers_to,
         });
@@ -166,8 +182,12 @@ fn pin_records(model: &mut Model, needs_engine: &[bool], exact: &HashSet<TypeId>
 struct Reader {
     model: Model,
     errors: Errors,
-    /// The base URI of each registry entry's document, in registry order.
+    /// The base URI each registry entry's document resolves its `$ref`s
+    /// against (its `$id`, else its URI), in registry order.
     bases: Vec<String>,
+    /// The URI each is known by (the index's `uri`, else its `$id`, else its
+    /// registry path): the engine registers it by it, and a `$ref` may use it.
+    uris: Vec<String>,
     /// The type names taken in each module, as both languages spell them.
     names: Vec<names::Numbering<String>>,
     /// Every `$id` of every document (resolved), and the entry it stands in.
@@ -190,6 +210,10 @@ struct Reader {
     /// The types read from their document's own subschema at their place
     /// (only these are pinned: `pin_records`).
     exact: HashSet<TypeId>,
+    /// Every entry's document, as read, and its dialect: a merge may take a
+    /// part of another entry's.
+    documents: Vec<Option<Value>>,
+    dialects: Vec<Option<Dialect>>,
 }
 
 /// A merged schema being read: its module and text, where and under which
@@ -433,7 +457,12 @@ impl Reader {
     /// by the `$id` of a resource embedded in it.
     fn entry_of(&self, module: usize, target: &str) -> Option<usize> {
         let resolved = resolve_uri(&self.bases[module], target);
-        self.bases.iter().position(|base| *base == resolved).or_else(|| self.resources.iter().find(|(id, _)| *id == resolved).map(|(_, entry)| *entry))
+        self.entry_named(&resolved).or_else(|| self.resources.iter().find(|(id, _)| *id == resolved).map(|(_, entry)| *entry))
+    }
+
+    /// The entry whose document is the resource at `uri` (absolute, no fragment).
+    fn entry_named(&self, uri: &str) -> Option<usize> {
+        self.bases.iter().position(|base| base == uri).or_else(|| self.uris.iter().position(|name| name == uri))
     }
 
     /// Reads the schema at `pointer` into the named type `id`.

@@ -62,9 +62,14 @@ impl Reader {
     pub(super) fn resolve_reference(&self, doc: &Document, target: &str) -> Result<Resolved, String> {
         // A reference by the document's own `$id` is a local one.
         let root_id = doc.root.as_object().and_then(|root| super::id_of(root, doc.dialect)).map(|id| id.trim_end_matches('#'));
+        // And by its base URI, absolute (a part merged from another document has only such).
+        let own = |base: &str| {
+            let resolved = super::resolve_uri(&self.bases[doc.module], base);
+            Some(base) == root_id || (!base.is_empty() && (resolved == self.bases[doc.module] || resolved == self.uris[doc.module]))
+        };
         let local = match target.split_once('#') {
-            Some((base, fragment)) if base.is_empty() || Some(base) == root_id => Some(fragment),
-            None if Some(target) == root_id => Some(""),
+            Some((base, fragment)) if base.is_empty() || own(base) => Some(fragment),
+            None if own(target) => Some(""),
             _ => None,
         };
         match local {
@@ -91,9 +96,9 @@ impl Reader {
     /// already and has a named type at the place (its root, a definition);
     /// else any JSON value, which the engine checks.
     fn other_entry(&mut self, doc: &mut Document, target: &str) -> Shape {
-        let resolved = super::resolve_uri(&self.model.modules[doc.module].base, target);
+        let resolved = super::resolve_uri(&self.bases[doc.module], target);
         let fragment = target.split_once('#').map_or("", |(_, fragment)| fragment);
-        let typed = self.bases.iter().position(|base| *base == resolved).and_then(|other| {
+        let typed = self.entry_named(&resolved).and_then(|other| {
             let pointer = percent_decode(fragment).filter(|p| p.is_empty() || p.starts_with('/'))?;
             self.targets[other].get(&pointer).copied()
         });

@@ -112,8 +112,9 @@ fn quoted(text: &str) -> String {
 pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) -> Result<Validator, String> {
     let mut resources = Vec::with_capacity(documents.len());
     let mut base = String::new();
-    // A record that is its whole document is built from the document itself.
-    let mut whole: Option<(Value, Draft)> = None;
+    // A record that is its whole document is built from the document itself,
+    // at the base its own references resolve against.
+    let mut whole: Option<(Value, String)> = None;
     for (index, source) in documents.iter().enumerate() {
         let uri = source.uri;
         let mut contents: Value = serde_json::from_str(source.text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
@@ -131,21 +132,29 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
         // second copy has no `$id` of its own: with it, both copies would
         // hold one anchor under one URI, and the crate panics on resolving it
         // (it takes the copy at random;
-        // `a_document_known_by_two_uris_resolves_its_anchors`).
-        let draft = dialect_of(&contents);
+        // `a_document_known_by_two_uris_resolves_its_anchors`); its relative
+        // `$ref`s are made absolute against the `$id`, which is what they
+        // resolve against wherever the document is found.
         let id_keyword = if draft == Draft::Draft4 { "id" } else { "$id" };
         let own_id = match &contents {
             Value::Object(object) if !(draft <= Draft::Draft7 && object.contains_key("$ref")) => object.get(id_keyword).and_then(Value::as_str),
             _ => None,
         };
+        // The whole document, with its `$id`, and the base it resolves against.
+        let mut own = None;
         if let Some(id) = own_id.filter(|id| !id.starts_with('#')) {
-            let id = id.trim_end_matches('#').to_owned();
+            let id = absolute(uri, id).unwrap_or_else(|| id.trim_end_matches('#').to_owned());
             if id != *uri {
                 let mut alias = contents.clone();
                 if let Value::Object(object) = &mut alias {
                     object.remove(id_keyword);
                 }
-                resources.push((id, in_its_dialect(std::mem::replace(&mut contents, alias))));
+                absolutize_references(&mut alias, &id, draft);
+                let with_id = std::mem::replace(&mut contents, alias);
+                if index == document && pointers == [""] {
+                    own = Some((with_id.clone(), id.clone()));
+                }
+                resources.push((id, in_its_dialect(with_id)));
             }
         }
         let uri = uri.to_owned();
@@ -160,7 +169,7 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
             }
             base = uri.clone();
             if pointers == [""] {
-                whole = Some((contents.clone(), dialect_of(&contents)));
+                whole = Some(own.take().unwrap_or_else(|| (contents.clone(), uri.clone())));
             }
         }
         resources.push((uri, in_its_dialect(contents)));
@@ -181,7 +190,7 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
         // crate then resolves a 2019-09 `$recursiveRef` short of the
         // document's `$recursiveAnchor` (the suite's "$recursiveRef with
         // nesting").
-        Some((contents, draft)) => options.with_draft(draft).with_base_uri(base).build(&contents),
+        Some((contents, at)) => options.with_draft(dialect_of(&contents)).with_base_uri(at).build(&contents),
         // A subschema: a wrapper of nothing but `$ref`s, in 2020-12.
         None => options.with_draft(Draft::Draft202012).build(&match pointers {
             [pointer] => json!({"$ref": format!("{base}#{}", fragment(pointer))}),
@@ -381,6 +390,47 @@ fn allows_integers_only(schema: &Map<String, Value>) -> bool {
         Some(Value::String(one)) => one == "integer",
         Some(Value::Array(many)) => many.iter().any(|one| one == "integer") && !many.iter().any(|one| one == "number"),
         _ => false,
+    }
+}
+
+/// `reference` resolved against `base`, without a fragment (`None`: not a
+/// URI reference, which the engine then refuses itself).
+fn absolute(base: &str, reference: &str) -> Option<String> {
+    let base = jsonschema::uri::from_str(base).ok()?;
+    let resolved = jsonschema::uri::resolve_against(&base.borrow(), reference).ok()?;
+    Some(resolved.as_str().split('#').next().unwrap_or_default().to_owned())
+}
+
+/// Every `$ref` of a document (not its `$dynamicRef`s, which the dynamic
+/// scope resolves) made absolute against `base` and the `$id`s on the way.
+fn absolutize_references(document: &mut Value, base: &str, draft: Draft) {
+    let id_keyword = if draft == Draft::Draft4 { "id" } else { "$id" };
+    let mut stack = vec![(document, base.to_owned())];
+    while let Some((value, base)) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                let base = match object.get(id_keyword).and_then(Value::as_str).filter(|id| !id.starts_with('#')) {
+                    Some(id) => absolute(&base, id).unwrap_or(base),
+                    None => base,
+                };
+                if let Some(Value::String(target)) = object.get_mut("$ref") {
+                    let fragment = target.split_once('#').map(|(_, fragment)| fragment.to_owned());
+                    if let Some(uri) = absolute(&base, target) {
+                        *target = match fragment {
+                            Some(fragment) => format!("{uri}#{fragment}"),
+                            None => uri,
+                        };
+                    }
+                }
+                for (key, item) in object.iter_mut() {
+                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                        stack.push((item, base.clone()));
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut().map(|item| (item, base.clone()))),
+            _ => {}
+        }
     }
 }
 
