@@ -5,7 +5,7 @@ use super::{Document, Keywords, Read, Reader};
 use crate::error::pointer_push;
 use crate::model::Shape;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Keywords that only assert something of the value they stand beside
 /// (besides annotations): branches made of them add checks, not shapes.
@@ -171,10 +171,15 @@ impl Reader {
     pub(super) fn all_of(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         let file = doc.file;
         let mut parts: Vec<Map<String, Value>> = Vec::new();
-        // The locations merged already: `allOf: [A, A]` is `A`, and a part
-        // reached twice is merged once (else parts that each name the next
-        // twice would be merged 2^32 times).
-        let mut merged = HashSet::new();
+        // The locations merged already (`true`) or being merged (`false`):
+        // `allOf: [A, A]` is `A`, and a part reached twice is merged once
+        // (else parts that each name the next twice would be merged 2^32
+        // times); one reached again while it is being merged is a cycle. The
+        // schema itself is being merged, when it is the document's own.
+        let mut merged = HashMap::new();
+        if doc.root.pointer(schema.pointer).is_some_and(|value| value.as_object() == Some(schema.object)) {
+            merged.insert(schema.pointer.to_owned(), false);
+        }
         let mut own = schema.object.clone();
         for keyword in schema.object.keys() {
             schema.taken.borrow_mut().insert(keyword);
@@ -261,9 +266,11 @@ impl Reader {
     /// A part's keywords, its own `allOf` parts and `$ref` target flattened in.
     /// `Some(false)` when a part cannot be merged (`false`, or a reference
     /// this document does not hold): then the engine checks the whole.
-    /// `merged` holds the `$ref` targets flattened in already: merging one
-    /// again changes nothing, and would double the work at every level of a
-    /// nest of `allOf`s that name the same targets.
+    /// `merged` holds the `$ref` targets flattened in already (`true`):
+    /// merging one again changes nothing, and would double the work at every
+    /// level of a nest of `allOf`s that name the same targets; and those
+    /// being flattened (`false`): reaching one again is a cycle at the same
+    /// value, which never ends.
     fn flatten(
         &mut self,
         doc: &Document,
@@ -271,7 +278,7 @@ impl Reader {
         at: &str,
         depth: usize,
         parts: &mut Vec<Map<String, Value>>,
-        merged: &mut HashSet<String>,
+        merged: &mut HashMap<String, bool>,
     ) -> Option<bool> {
         if depth > MERGE_DEPTH {
             self.errors.push(doc.file, at, "`allOf` and `$ref` nest deeper than 32 parts (a cycle?): there is no finite type to merge");
@@ -334,15 +341,32 @@ impl Reader {
                     None => return Some(false),
                 },
             };
-            if !merged.contains(&key) {
-                let Some(resolved) = resolved else {
-                    self.errors.push(doc.file, here, format!("`$ref` target {target:?} does not exist in this document"));
+            match merged.get(&key) {
+                Some(true) => {}
+                // `{"$ref": "#", "type": "object"}`, or `a` whose `allOf` names `b`, whose names `a`.
+                Some(false) => {
+                    self.errors.push(
+                        doc.file,
+                        here,
+                        format!(
+                            "`$ref` {target:?} leads back, through `$ref` and `allOf` alone, to a schema it is part of, for the same value: \
+                             checking it never ends (JSON Schema asks validators to refuse such a loop), so there is no type to make"
+                        ),
+                    );
                     return None;
-                };
-                if !self.flatten(doc, &resolved, at, depth + 1, parts, merged)? {
-                    return Some(false);
                 }
-                merged.insert(key);
+                None => {
+                    let Some(resolved) = resolved else {
+                        self.errors.push(doc.file, here, format!("`$ref` target {target:?} does not exist in this document"));
+                        return None;
+                    };
+                    merged.insert(key.clone(), false);
+                    let mergeable = self.flatten(doc, &resolved, at, depth + 1, parts, merged)?;
+                    merged.insert(key, true);
+                    if !mergeable {
+                        return Some(false);
+                    }
+                }
             }
         }
         for keyword in ["$schema", "$id", "$defs", "definitions", "$anchor", doc.dialect.id_keyword()] {
