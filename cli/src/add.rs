@@ -135,13 +135,18 @@ pub fn add(dir: &Path, files: &[PathBuf], name: Option<&str>) -> Result<Vec<Adde
             _ => None,
         };
         let base = uri.clone().unwrap_or(own);
+        // Resources the document embeds (`"$id": "node.json"` below the root): a `$ref` to one names no file.
+        let embedded: Vec<String> = identifiers(&document, dialect).iter().map(|id| schema::resolve_uri(&base, id)).collect();
         for target in references(&document) {
             let reference = target.split('#').next().unwrap_or_default();
             if reference.is_empty() {
                 continue;
             }
             let resolved = schema::resolve_uri(&base, reference);
-            if bases.contains(&resolved) || queue.iter().any(|queued| queued.referenced_by.as_ref().is_some_and(|reached| reached.uri == resolved)) {
+            if bases.contains(&resolved)
+                || embedded.contains(&resolved)
+                || queue.iter().any(|queued| queued.referenced_by.as_ref().is_some_and(|reached| reached.uri == resolved))
+            {
                 continue;
             }
             // A remote `$ref` is the registry's to refuse; a relative one names a file beside this one.
@@ -238,6 +243,30 @@ fn references(document: &Value) -> Vec<String> {
                 }
             }
             Value::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every `$id` (draft-04's `id`) below a document's root.
+fn identifiers(document: &Value, dialect: schema::Dialect) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&Value> = match document {
+        Value::Object(object) => {
+            object.iter().filter(|(key, _)| !matches!(key.as_str(), "enum" | "const" | "default" | "examples")).map(|(_, item)| item).collect()
+        }
+        _ => Vec::new(),
+    };
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if let Some(id) = schema::id_of(object, dialect) {
+                    out.push(id.to_owned());
+                }
+                stack.extend(object.iter().filter(|(key, _)| !matches!(key.as_str(), "enum" | "const" | "default" | "examples")).map(|(_, item)| item));
+            }
+            Value::Array(items) => stack.extend(items),
             _ => {}
         }
     }

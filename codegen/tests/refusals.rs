@@ -183,6 +183,21 @@ fn keywords_a_dialect_does_not_have_are_refused_naming_it() {
     );
 }
 
+/// 2019-09's `unevaluatedItems` does not see what `contains` matched, and
+/// the engine reads it as 2020-12 does: such a document is refused, not
+/// checked otherwise than its draft says.
+#[test]
+fn unevaluated_items_beside_contains_in_2019_09_is_refused() {
+    let mut schema = object(json!({"list": {"type": "array", "contains": {"type": "string"}, "unevaluatedItems": false}}));
+    schema["$schema"] = json!("https://json-schema.org/draft/2019-09/schema");
+    assert_has(
+        &Registry::new(&[("Items", schema.clone())]).errors(),
+        &["items.schema.json at /properties/list/unevaluatedItems: `unevaluatedItems` beside `contains` in a 2019-09 document", "1 error"],
+    );
+    schema["$schema"] = json!(DRAFT);
+    assert!(concord_codegen::load(Registry::new(&[("Items", schema)]).path()).is_ok(), "2020-12 counts what `contains` matched, as the engine does");
+}
+
 /// registry.json may declare the dialect of documents without `$schema`,
 /// for an entry or the whole registry; a name that is no dialect, and an
 /// entry's dialect its document's own `$schema` contradicts, are refused.

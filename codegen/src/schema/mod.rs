@@ -363,6 +363,18 @@ impl Reader {
                 );
             }
         }
+        // 2019-09's `unevaluatedItems` does not see the items `contains`
+        // matched (2020-12's does), and the engine reads it the 2020-12 way.
+        if dialect == Dialect::Draft201909 {
+            if let (Some(unevaluated), Some(_)) = (first_keyword(document, "unevaluatedItems"), first_keyword(document, "contains")) {
+                self.errors.push(
+                    file,
+                    pointer_push(&unevaluated, "unevaluatedItems"),
+                    "`unevaluatedItems` beside `contains` in a 2019-09 document: 2019-09 does not count the items `contains` matches as evaluated, \
+                     and the assertion engine does (as 2020-12 does), so the records would not be checked as the draft says: declare 2020-12",
+                );
+            }
+        }
         let id_keyword = dialect.id_keyword();
         let id_at = format!("/{id_keyword}");
         match root.get(id_keyword) {
@@ -822,6 +834,30 @@ fn reading_order(model: &Model) -> Vec<usize> {
         .flatten()
         .map(|TypeId(module)| module)
         .collect()
+}
+
+/// Where a keyword first stands in a document, as a keyword (in a schema,
+/// not as a property's name): the pointer of the schema that holds it.
+fn first_keyword(document: &Value, keyword: &str) -> Option<String> {
+    let mut stack = vec![(document, String::new())];
+    while let Some((schema, pointer)) = stack.pop() {
+        let Value::Object(object) = schema else { continue };
+        if object.contains_key(keyword) {
+            return Some(pointer);
+        }
+        for (key, value) in object {
+            let at = pointer_push(&pointer, key);
+            let k = key.as_str();
+            if keywords::ONE.contains(&k) {
+                stack.push((value, at));
+            } else if keywords::MANY.contains(&k) || k == "items" {
+                stack.extend(value.as_array().into_iter().flatten().enumerate().map(|(index, item)| (item, format!("{at}/{index}"))));
+            } else if keywords::NAMED.contains(&k) {
+                stack.extend(value.as_object().into_iter().flatten().map(|(name, item)| (item, pointer_push(&at, name))));
+            }
+        }
+    }
+    None
 }
 
 /// `title` and `description` of a schema, as documentation.
