@@ -4,7 +4,7 @@ schema, medians of repeated runs, the three tools in turn.
 
     python3 benchmarks/corpus_generation.py [--corpus fixtures/vectors/corpus] [--repeats 5] [--timeout 120]
 
-The schemas are laid out by ``concord survey`` (run first, into
+The schemas are laid out by ``concord-lab survey`` (run first, into
 ``<work-dir>/survey``): ``alone/<Name>/`` is one registry per schema, its main
 document and bundled documents at their paths in their repository, and
 ``registry/`` is the registry of every schema concord binds. concord times
@@ -19,7 +19,7 @@ non-zero on the first run, or passes ``--timeout``, is recorded with its exit
 code and first line of stderr, and not timed. The ratios are of total median
 times over the schemas all three tools generate; the last line times one
 ``concord generate`` of the combined registry. Needs ``cargo install
-cargo-typify --locked`` and, for ``concord survey``, the ``.venv`` that
+cargo-typify --locked`` and, for ``concord-lab survey``, the ``.venv`` that
 ``scripts/test`` creates.
 """
 
@@ -65,10 +65,12 @@ def run(command: list[str], accept: tuple[int, ...] = (0,)) -> subprocess.Comple
     return result
 
 
-def concord_binary() -> Path:
-    run(["cargo", "build", "--quiet", "--release", "-p", "concord-cli"])
+def release_binary(package: str) -> Path:
+    """The release build of one of the workspace's commands (concord-cli's ``concord``, ``concord-lab``)."""
+    run(["cargo", "build", "--quiet", "--release", "-p", package])
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    return (target if target.is_absolute() else ROOT / target) / "release" / "concord"
+    name = "concord" if package == "concord-cli" else package
+    return (target if target.is_absolute() else ROOT / target) / "release" / name
 
 
 def datamodel_codegen(folder: Path, version: str) -> Path:
@@ -84,10 +86,10 @@ def datamodel_codegen(folder: Path, version: str) -> Path:
     return executable
 
 
-def survey(concord: Path, corpus: Path, work: Path) -> str:
-    """Runs concord survey into work (alone/, registry/); returns its totals line."""
+def survey(lab: Path, corpus: Path, work: Path) -> str:
+    """Runs concord-lab survey into work (alone/, registry/); returns its totals line."""
     # Exit 1: an instance disagrees; the layout is written all the same.
-    result = run([str(concord), "survey", "--corpus", str(corpus), "--work-dir", str(work)], accept=(0, 1))
+    result = run([str(lab), "survey", "--corpus", str(corpus), "--work-dir", str(work)], accept=(0, 1))
     (work / "survey.md").write_text(result.stdout)
     totals = [line for line in result.stdout.splitlines() if line.startswith("| **total**")]
     return totals[0] if totals else "(no totals line)"
@@ -165,7 +167,7 @@ def timed(command: list[str], cwd: Path, out: Path, timeout: float, log: Path) -
 
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--corpus", type=Path, default=ROOT / "tests" / "vectors" / "corpus")
+    options.add_argument("--corpus", type=Path, default=ROOT / "fixtures" / "vectors" / "corpus")
     options.add_argument("--repeats", type=int, default=5, help="timed runs per tool and schema (default 5)")
     options.add_argument("--timeout", type=float, default=120.0, help="seconds before a run counts as refused")
     options.add_argument("--work-dir", type=Path, default=ROOT / "target" / "bench" / "corpus")
@@ -176,9 +178,9 @@ def main() -> None:
     typify = shutil.which("cargo-typify") or str(Path.home() / ".cargo" / "bin" / "cargo-typify")
     if not Path(typify).exists():
         sys.exit("error: cargo-typify is not installed: cargo install cargo-typify --locked")
-    concord = concord_binary()
+    concord = release_binary("concord-cli")
     datamodel = datamodel_codegen(work / "datamodel-venv", arguments.datamodel_version)
-    print(f"concord survey: {survey(concord, corpus, work / 'survey')}", flush=True)
+    print(f"concord-lab survey: {survey(release_binary('concord-lab'), corpus, work / 'survey')}", flush=True)
     alone = work / "survey" / "alone"
     found = schemas(corpus, alone)
     out = work / "out"
