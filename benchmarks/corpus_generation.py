@@ -275,6 +275,7 @@ def main() -> None:
     concord = release_binary("concord-cli")
     datamodel = datamodel_codegen(work / "datamodel-venv", arguments.datamodel_version)
     versions = [version_of([str(concord)]), version_of([typify, "typify"]), version_of([str(datamodel)])]
+    versions[2] = f"datamodel-codegen {versions[2]}"  # it prints its version alone
     print(f"versions: {', '.join(versions)}")
     print(f"concord-lab survey: {survey(release_binary('concord-lab'), corpus, work / 'survey')}", flush=True)
     alone = work / "survey" / "alone"
