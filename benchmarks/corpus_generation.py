@@ -112,18 +112,7 @@ def cargo_typify(folder: Path, version: str) -> Path:
     if not (executable.exists() and stamp.exists() and stamp.read_text() == version):
         print(f"installing cargo-typify {version} into {folder}", flush=True)
         shutil.rmtree(folder, ignore_errors=True)
-        command = [
-            "cargo",
-            "install",
-            "--quiet",
-            "--locked",
-            "cargo-typify",
-            "--version",
-            version,
-            "--root",
-            str(folder),
-        ]
-        run(command)
+        run(["cargo", "install", "--quiet", "--locked", f"cargo-typify@{version}", "--root", str(folder)])
         stamp.write_text(version)
     return executable
 
