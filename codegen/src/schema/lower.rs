@@ -21,11 +21,14 @@ pub struct Pending {
 
 const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
-pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool]) {
+pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool], names: &mut [names::Numbering<String>]) {
     for (id, pending) in unions {
         let decided = tag(model, &pending.branches)
             .map(|(property, keys)| (Choice::Tag(property), keys))
             .or_else(|| by_type(model, &pending.branches, pending.exclusive).map(|keys| (Choice::JsonType, keys)));
+        if decided.is_none() && nullable_tagged(model, id, &pending, names) {
+            continue;
+        }
         let Some((choice, keys)) = decided else {
             // No branch can be named by the value: bound as any JSON value (as
             // the reader left it), kept whole, and the assertion engine checks
@@ -51,6 +54,35 @@ pub fn wrappers(model: &mut Model) {
     for (def, tree) in model.types.iter_mut().zip(trees) {
         def.wrapped |= tree;
     }
+}
+
+/// `null` beside branches a tag tells apart (GeoJSON's `"geometry": {"oneOf":
+/// [{"type": "null"}, Point, LineString, ...]}`): a union of those branches,
+/// a type of its own (`<Name>Value`, as the non-null part of a nullable
+/// object is), and the type is that union or null. Whether it was so.
+fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, names: &mut [names::Numbering<String>]) -> bool {
+    let is_null = |model: &Model, branch: &Shape| *resolve(model, branch) == Shape::Null;
+    let rest: Vec<Shape> = pending.branches.iter().filter(|branch| !is_null(model, branch)).cloned().collect();
+    if rest.len() + 1 != pending.branches.len() || rest.len() < 2 {
+        return false;
+    }
+    let Some((property, keys)) = tag(model, &rest) else { return false };
+    let words = names::unique_words(keys.iter().map(String::as_str), |key| names::pascal(key, "V"));
+    let branches = rest.into_iter().zip(keys).zip(words).map(|((shape, key), word)| Branch { word, shape, key }).collect();
+    let def = model.get(id).clone();
+    let name = names[def.module].unique(&format!("{}Value", def.name), crate::naming::type_name);
+    model.types.push(crate::model::TypeDef {
+        name,
+        doc: None,
+        is_root: false,
+        wrapped: false,
+        pinning: Default::default(),
+        kind: TypeKind::Union(Union { branches, choice: Choice::Tag(property) }),
+        ..def
+    });
+    let inner = TypeId(model.types.len() - 1);
+    model.types[id.0].kind = TypeKind::Alias(Shape::Nullable(Box::new(Shape::Named(inner))));
+    true
 }
 
 /// An optional property whose shape admits null takes null as a value

@@ -146,7 +146,7 @@ pub fn read_all(registry: &Registry) -> Reading {
     for module in reading_order(&reader.model) {
         reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
-    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.needs_engine);
+    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.needs_engine, &mut reader.names);
     lower::wrappers(&mut reader.model);
     lower::presence(&mut reader.model);
     pin_records(&mut reader.model, &reader.needs_engine, &reader.exact);
