@@ -78,6 +78,16 @@ impl Shape {
 }
 
 impl Shape {
+    /// Every named type in it, given its new id (the model dropped some).
+    pub fn renumber(&mut self, map: &impl Fn(TypeId) -> TypeId) {
+        match self {
+            Shape::Array(inner) | Shape::Map(inner) | Shape::Nullable(inner) | Shape::Checked(inner, _) => inner.renumber(map),
+            Shape::Tuple(items) => items.iter_mut().for_each(|item| item.renumber(map)),
+            Shape::Named(id) => *id = map(*id),
+            Shape::Any | Shape::Null | Shape::Bool | Shape::Integer | Shape::Number | Shape::String => {}
+        }
+    }
+
     /// The named type this shape is, through nullables and checks only
     /// (not inside an array or a map).
     pub fn direct(&self) -> Option<TypeId> {

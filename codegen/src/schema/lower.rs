@@ -85,6 +85,61 @@ fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, names: &mut
     true
 }
 
+/// Drops the types nothing uses: a union no value names the branch of is
+/// any JSON value, and the types its branches were read into (each
+/// property's merged copy, in a large `oneOf` of `allOf`s) are left with no
+/// one to hold them. Every root and every definition (`$defs`,
+/// `definitions`: the module's own types, for its users) is kept, and
+/// whatever they reach.
+pub fn prune(model: &mut Model) {
+    let definition = |pointer: &str| {
+        let mut tokens = pointer.split('/').skip(1);
+        matches!(tokens.next(), Some("$defs" | "definitions")) && tokens.next().is_some() && tokens.next().is_none()
+    };
+    let mut keep: Vec<bool> = model.types.iter().map(|def| def.is_root || definition(&def.origin.pointer)).collect();
+    let mut next: Vec<TypeId> = model.ids().filter(|id| keep[id.0]).collect();
+    while let Some(id) = next.pop() {
+        for used in model.references(id) {
+            if !keep[used.0] {
+                keep[used.0] = true;
+                next.push(used);
+            }
+        }
+    }
+    if keep.iter().all(|kept| *kept) {
+        return;
+    }
+    let mut renumbered = vec![None; model.types.len()];
+    let mut count = 0;
+    for (old, kept) in keep.iter().enumerate() {
+        if *kept {
+            renumbered[old] = Some(TypeId(count));
+            count += 1;
+        }
+    }
+    let types = std::mem::take(&mut model.types);
+    model.types = types.into_iter().zip(&keep).filter(|(_, kept)| **kept).map(|(def, _)| def).collect();
+    let map = |id: TypeId| renumbered[id.0].expect("a kept type names kept types only");
+    for def in &mut model.types {
+        match &mut def.kind {
+            TypeKind::Struct(body) => {
+                for field in &mut body.fields {
+                    field.shape.renumber(&map);
+                }
+                if let crate::model::UnknownKeys::Typed(shape) = &mut body.unknown_keys {
+                    shape.renumber(&map);
+                }
+            }
+            TypeKind::Alias(shape) => shape.renumber(&map),
+            TypeKind::Union(union) => union.branches.iter_mut().for_each(|branch| branch.shape.renumber(&map)),
+            TypeKind::Enum(_) | TypeKind::OpenEnum(_) | TypeKind::TypedId(_) => {}
+        }
+    }
+    for module in &mut model.modules {
+        module.root = module.root.map(map);
+    }
+}
+
 /// An optional property whose shape admits null takes null as a value
 /// (absent and null stay apart in both languages): known once unions are
 /// decided, as a union's null branch is one way to admit it.

@@ -150,6 +150,7 @@ pub fn read_all(registry: &Registry) -> Reading {
     lower::wrappers(&mut reader.model);
     lower::presence(&mut reader.model);
     pin_records(&mut reader.model, &reader.needs_engine, &reader.exact);
+    lower::prune(&mut reader.model);
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
 }
 
