@@ -13,6 +13,8 @@ use concord_codegen::model::{Check, Model, Shape, Struct, TypeId, TypeKind, Unkn
 
 /// The strict profile's nesting limit (`concord_runtime::strict::MAX_DEPTH`).
 pub const MAX_DEPTH: usize = concord_runtime::strict::MAX_DEPTH;
+/// How many values one instance holds before it takes the smallest values.
+const MAX_SITES: usize = 2_000;
 
 /// A generated document and where each of its values came from.
 pub struct Instance<'m> {
@@ -124,8 +126,11 @@ impl<'m> Generator<'m> {
         &mut self.rng
     }
 
+    /// Past its depth, or past [`MAX_SITES`] values in all (a type that
+    /// holds arrays of itself would otherwise grow as 3 to the depth), an
+    /// instance takes the smallest values.
     fn deep(&self) -> bool {
-        self.path.len() >= self.depth
+        self.path.len() >= self.depth || self.sites.len() >= MAX_SITES
     }
 
     fn site(&mut self, expects: Expects<'m>) {
