@@ -59,13 +59,16 @@ fn survey_reports_each_schema_and_survives_a_failing_build() {
     assert!(output.status.success(), "{}", text(&output));
     let table = std::fs::read_to_string(&out).unwrap();
     assert_eq!(table, String::from_utf8_lossy(&output.stdout));
-    assert!(table.contains("| good_one | 1 | generated |  | yes | yes | 1 / 1 |"), "{table}");
+    assert!(table.contains("| good_one | 2020-12 | 1 | generated | struct | 1, 0, 0 |  | yes | yes | 1 / 1 |"), "{table}");
     assert!(
-        table.contains("| refused_one | 1 | refused | RefusedOne/schemas/refused_one.json at /properties/a/dependencies: `dependencies` is refused"),
+        table.contains(
+            "| refused_one | 2020-12 | 1 | refused |  |  | RefusedOne/schemas/refused_one.json at /properties/a/dependencies: `dependencies` is refused"
+        ),
         "{table}"
     );
-    assert!(table.contains("| poison | 1 | generated |  | yes | **no** | 0 of 1 checked |"), "{table}");
+    assert!(table.contains("| poison | 2020-12 | 1 | generated | struct | 1, 0, 0 |  | yes | **no** | 0 of 1 checked |"), "{table}");
     assert!(table.contains("Combined: the combined registry did not import (Python): error: "), "{table}");
-    assert!(!table.contains("old_draft"), "only Draft 2020-12 schemas are surveyed:\n{table}");
-    assert!(table.contains("| **total** | | **2 / 3** | | **2** | **1** | **1 / 3** |"), "{table}");
+    // Every dialect is surveyed: the draft-07 schema is read into its own types.
+    assert!(table.contains("| old_draft | draft-07 | 1 | generated | map | 0, 0, 0 |"), "{table}");
+    assert!(table.contains("| **total** | | | **3 / 4** | **3 typed** | | | **3** | **2** | **2 / 4** |"), "{table}");
 }

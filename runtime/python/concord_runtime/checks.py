@@ -16,12 +16,14 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import pydantic
 from concord_runtime import _core
 from pydantic_core import PydanticCustomError
 
 Number = TypeVar("Number", int, float)
 Items = TypeVar("Items", bound=Sequence[Any])
 Value = TypeVar("Value")
+Record = TypeVar("Record")
 
 
 def _validator(keyword: str, check: Callable[[Any], None]) -> Callable[[Value], Value]:
@@ -75,23 +77,32 @@ def version(data: Any, field: str, supported: tuple[int, ...], name: str) -> Any
     return data
 
 
-def properties(data: Any, minimum: int | None, maximum: int | None) -> Any:
-    """``minProperties``/``maxProperties`` of an object type, counting every key read
-    (dropped ones too): a ``model_validator(mode="before")``, which sees the input."""
+def _count(data: Any, minimum: int | None, maximum: int | None) -> None:
     if isinstance(data, dict):
         if minimum is not None and len(data) < minimum:
             raise PydanticCustomError("minProperties", f"object with fewer than {minimum} properties")
         if maximum is not None and len(data) > maximum:
             raise PydanticCustomError("maxProperties", f"object with more than {maximum} properties")
-    return data
+
+
+def properties(data: Any, handler: Callable[[Any], Record], minimum: int | None, maximum: int | None) -> Record:
+    """``minProperties``/``maxProperties`` of an object type, counting every key of the input
+    (dropped ones too): a ``model_validator(mode="wrap")`` around the read, so that the count is
+    refused where Rust refuses it, after a refusal at one of the keys (an unknown key at a
+    closed type, a value of the wrong type) and before a missing property's."""
+    try:
+        record = handler(data)
+    except pydantic.ValidationError as error:
+        if all(problem["type"] == "missing" for problem in error.errors()):
+            _count(data, minimum, maximum)
+        raise
+    _count(data, minimum, maximum)
+    return record
 
 
 @functools.cache
 def _patterns(translated: tuple[str, ...]) -> _core.Patterns:
     return _core.Patterns(list(translated))
-
-
-Record = TypeVar("Record")
 
 
 def keep_matching(record: Record, patterns: tuple[str, ...]) -> Record:

@@ -381,9 +381,11 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
     // Counts every key of the input, dropped ones too: only the input has them.
     if let Some(count) = &body.property_count {
         let bound = |bound: &Option<u64>| bound.map_or_else(|| "None".to_owned(), |bound| bound.to_string());
-        out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
-        out.push_str("    def _check_properties(cls, data: typing.Any) -> typing.Any:\n");
-        let _ = writeln!(out, "        return concord_runtime.checks.properties(data, {}, {})", bound(&count.min), bound(&count.max));
+        // Around the read, as Rust counts: after the keys' own refusals, before a missing property's.
+        out.push_str("\n    @pydantic.model_validator(mode=\"wrap\")\n    @classmethod\n");
+        out.push_str("    def _check_properties(cls, data: typing.Any, handler: pydantic.ModelWrapValidatorHandler[typing.Self]) -> typing.Self:\n");
+        let call = format!("concord_runtime.checks.properties(data, handler, {}, {})", bound(&count.min), bound(&count.max));
+        out.push_str(&layout::return_statement(8, &call));
     }
     if let Some(version) = &body.version {
         // Before anything else, as the Rust bindings read it (docs/decisions/versioned-envelopes.md).
