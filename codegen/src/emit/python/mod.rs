@@ -383,7 +383,9 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
         let bound = |bound: &Option<u64>| bound.map_or_else(|| "None".to_owned(), |bound| bound.to_string());
         // Around the read, as Rust counts: after the keys' own refusals, before a missing property's.
         out.push_str("\n    @pydantic.model_validator(mode=\"wrap\")\n    @classmethod\n");
-        out.push_str("    def _check_properties(cls, data: typing.Any, handler: pydantic.ModelWrapValidatorHandler[typing.Self]) -> typing.Self:\n");
+        out.push_str(
+            "    def _check_properties(\n        cls, data: typing.Any, handler: pydantic.ModelWrapValidatorHandler[typing.Self]\n    ) -> typing.Self:\n",
+        );
         let call = format!("concord_runtime.checks.properties(data, handler, {}, {})", bound(&count.min), bound(&count.max));
         out.push_str(&layout::return_statement(8, &call));
     }
