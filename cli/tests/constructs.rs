@@ -51,7 +51,8 @@ fn a_versioned_envelope_has_its_versions_as_constants() {
     let python = &files.iter().find(|f| f.path.ends_with("envelope.py")).unwrap().contents;
     assert!(python.contains("SUPPORTED_EXTENSION_VERSIONS: tuple[int, ...] = (1, 2)"), "Python constants");
     assert!(python.contains("EXTENSION_VERSION: int = 2"));
-    assert!(python.contains("concord_runtime.checks.version(data, \"schema_version\", SUPPORTED_EXTENSION_VERSIONS, \"Extension\")"));
+    let python: String = python.split_whitespace().collect();
+    assert!(python.contains("_check_version=concord_runtime.checks.version_check(\"schema_version\",SUPPORTED_EXTENSION_VERSIONS,\"Extension\")"));
 }
 
 /// Every dialect is read into types, each keyword with its own dialect's

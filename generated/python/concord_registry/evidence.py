@@ -204,12 +204,9 @@ class ExtensionEnvelope(concord_runtime.Model):
     fields: dict[str, typing.Any]
     """Provider-specific content: a free-form JSON object."""
 
-    @pydantic.model_validator(mode="before")
-    @classmethod
-    def _check_version(cls, data: typing.Any) -> typing.Any:
-        return concord_runtime.checks.version(
-            data, "schema_version", SUPPORTED_EXTENSION_ENVELOPE_VERSIONS, "ExtensionEnvelope"
-        )
+    _check_version = concord_runtime.checks.version_check(
+        "schema_version", SUPPORTED_EXTENSION_ENVELOPE_VERSIONS, "ExtensionEnvelope"
+    )
 
 
 class Evidence(concord_runtime.Model):

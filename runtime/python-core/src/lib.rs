@@ -10,6 +10,7 @@
 
 mod checks;
 mod json_value;
+mod read;
 mod write;
 
 use concord_runtime::canonical::{self, CanonicalError};
@@ -141,6 +142,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(format_float, module)?)?;
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
     module.add_function(wrap_pyfunction!(array_items, module)?)?;
+    module.add_class::<read::Reader>()?;
     checks::register(module)?;
     Ok(())
 }

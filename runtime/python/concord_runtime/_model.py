@@ -8,7 +8,7 @@ from typing import IO, Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import pydantic
 import pydantic_core
-from concord_runtime import _core, batch, canonical, strict
+from concord_runtime import _core, _plan, batch, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, VersionError, dumps, pointer_token
 from concord_runtime.pinned import PinnedSchema
 from concord_runtime.unions import without_tags
@@ -95,6 +95,18 @@ def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[
 
 _AFTER = 1 << 62
 
+# Each record type's one-pass reader (`concord_runtime._plan`), made at its first read
+# (no import pays for it), or None where its type holds a construct the reader does not build.
+_READERS: dict[type, _core.Reader | None] = {}
+_UNKNOWN: Any = object()
+
+
+def _reader_of(cls: type) -> _core.Reader | None:
+    try:
+        return _plan.reader_of(cls, _refuse_null)
+    except _plan.Unsupported:
+        return None
+
 
 def _input_order(location: tuple[int | str, ...], data: Any) -> list[int]:
     """Where serde meets a problem at ``location`` as it reads the input: a value's
@@ -175,22 +187,56 @@ class _Record:
     schema holds keywords no type expresses: ``not``, ``if``, ``contains``...)."""
 
     @classmethod
-    def _read_json(cls, data: bytes | str, max_bytes: int, **options: Any) -> tuple[Self, bytes]:
-        """The record and the bytes it was read from, under the strict profile, then its
-        schema (and the assertion engine's check, when its entry needs one)."""
+    def _one_pass_difference(cls, data: bytes) -> str | None:
+        """Where the one-pass reader's record of ``data`` differs from what pydantic's own path
+        reads, or None (also where the reader leaves ``data`` to pydantic): the round-trip
+        harness asks it of every input, so every fixture and fuzzed case tests the reader."""
+        reader = _READERS.get(cls, _UNKNOWN)
+        if reader is _UNKNOWN:
+            reader = _READERS[cls] = _reader_of(cls)
+        if reader is None:
+            return None
+        try:
+            record = reader.read(data, strict.DEFAULT_MAX_BYTES)
+        except ValueError:
+            return None  # refused by the strict profile, before any type
+        if record is None:
+            return None
+        try:
+            expected = cast(type[pydantic.BaseModel], cls).model_validate_json(data, by_alias=True, by_name=False)
+        except pydantic.ValidationError as error:
+            return f"the one-pass reader accepts what pydantic refuses: {error}"
+        return _plan.difference(record, expected)
+
+    @classmethod
+    def _read_json(cls, data: bytes | str, max_bytes: int) -> tuple[Self, bytes, bool]:
+        """The record, the bytes it was read from, and whether the one-pass reader built it:
+        under the strict profile, then its schema (and the assertion engine's check, when
+        its entry needs one)."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        strict.check(data, max_bytes=max_bytes)
-        model = cast(type[pydantic.BaseModel], cls)
-        try:
-            record = model.model_validate_json(data, **options)
-        except pydantic.ValidationError as error:
-            raise _record_error(error, data, model.__pydantic_core_schema__) from None
+        reader = _READERS.get(cls, _UNKNOWN)
+        if reader is _UNKNOWN:
+            reader = _READERS[cls] = _reader_of(cls)
+        record: Any = None
+        if reader is not None:
+            # Raises JsonError as strict.check does; None: pydantic's path decides.
+            record = reader.read(data, max_bytes)
+        one_pass = record is not None
+        if not one_pass:
+            if reader is None:
+                strict.check(data, max_bytes=max_bytes)
+            model = cast(type[pydantic.BaseModel], cls)
+            try:
+                # By JSON names only, as Rust reads, in a root model's records too.
+                record = model.model_validate_json(data, by_alias=True, by_name=False)
+            except pydantic.ValidationError as error:
+                raise _record_error(error, data, model.__pydantic_core_schema__) from None
         if cls.ASSERTED:
             note = cls.SCHEMA.first_note_json(data)
             if note is not None:
                 raise RecordError(note.pointer, f"{note.message} (schema {note.schema_path})")
-        return cast(Self, record), data
+        return cast(Self, record), data, one_pass
 
     @classmethod
     def read_jsonl(cls, stream: IO[bytes], *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> batch.ReadOutcome[Self]:
@@ -286,10 +332,13 @@ class Model(_Record, pydantic.BaseModel):
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)
         and refuses anything its schema refuses (raises :class:`RecordError`)."""
-        record, data = cls._read_json(data, max_bytes, by_alias=True, by_name=False)
-        # A key may be escaped (`\u005f`): then look closer too.
-        if _PYTHON_NAMES_AT_GROWTH_POINTS and (
-            b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS)
+        record, data, one_pass = cls._read_json(data, max_bytes)
+        # A key may be escaped (`\u005f`): then look closer too. (The one-pass reader
+        # reads no type with such a growth point.)
+        if (
+            not one_pass
+            and _PYTHON_NAMES_AT_GROWTH_POINTS
+            and (b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS))
         ):
             _unmark_unread(record, json.loads(data))
         return record

@@ -77,6 +77,18 @@ def version(data: Any, field: str, supported: tuple[int, ...], name: str) -> Any
     return data
 
 
+def version_check(field: str, supported: tuple[int, ...], name: str) -> Any:
+    """A versioned envelope's model validator: :func:`version`, before anything else. Marked
+    with its operands, which the one-pass reader (``concord_runtime._plan``) reads."""
+
+    def check(cls: type, data: Any) -> Any:
+        return version(data, field, supported, name)
+
+    check.concord_version = (field, supported)  # type: ignore[attr-defined]
+    # pydantic makes it a classmethod, by its first parameter's name.
+    return pydantic.model_validator(mode="before")(check)
+
+
 def _count(data: Any, minimum: int | None, maximum: int | None) -> None:
     if isinstance(data, dict):
         if minimum is not None and len(data) < minimum:
@@ -98,6 +110,17 @@ def properties(data: Any, handler: Callable[[Any], Record], minimum: int | None,
         raise
     _count(data, minimum, maximum)
     return record
+
+
+def property_count(minimum: int | None, maximum: int | None) -> Any:
+    """An object type's model validator for ``minProperties``/``maxProperties``: :func:`properties`
+    around the read. Marked with its bounds, which the one-pass reader reads."""
+
+    def check(cls: type, data: Any, handler: Callable[[Any], Record]) -> Record:
+        return properties(data, handler, minimum, maximum)
+
+    check.concord_properties = (minimum, maximum)  # type: ignore[attr-defined]
+    return pydantic.model_validator(mode="wrap")(check)
 
 
 @functools.cache

@@ -382,20 +382,16 @@ fn class(model: &Model, id: TypeId, def: &TypeDef, body: &Struct, pending: &[Str
     if let Some(count) = &body.property_count {
         let bound = |bound: &Option<u64>| bound.map_or_else(|| "None".to_owned(), |bound| bound.to_string());
         // Around the read, as Rust counts: after the keys' own refusals, before a missing property's.
-        out.push_str("\n    @pydantic.model_validator(mode=\"wrap\")\n    @classmethod\n");
-        out.push_str(
-            "    def _check_properties(\n        cls, data: typing.Any, handler: pydantic.ModelWrapValidatorHandler[typing.Self]\n    ) -> typing.Self:\n",
-        );
-        let call = format!("concord_runtime.checks.properties(data, handler, {}, {})", bound(&count.min), bound(&count.max));
-        out.push_str(&layout::return_statement(8, &call));
+        let check = format!("concord_runtime.checks.property_count({}, {})", bound(&count.min), bound(&count.max));
+        out.push('\n');
+        out.push_str(&assignment(4, "_check_properties", None, Some(&check)));
     }
     if let Some(version) = &body.version {
         // Before anything else, as the Rust bindings read it (docs/decisions/versioned-envelopes.md).
-        out.push_str("\n    @pydantic.model_validator(mode=\"before\")\n    @classmethod\n");
-        out.push_str("    def _check_version(cls, data: typing.Any) -> typing.Any:\n");
         let (all, _) = crate::naming::version_constants(&def.name);
-        let call = format!("concord_runtime.checks.version(data, {}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
-        out.push_str(&layout::return_statement(8, &call));
+        let check = format!("concord_runtime.checks.version_check({}, {all}, {})", string_literal(&version.field), string_literal(&def.name));
+        out.push('\n');
+        out.push_str(&assignment(4, "_check_version", None, Some(&check)));
     }
     if let UnknownKeys::Matching(patterns) = &body.unknown_keys {
         // Keys `patternProperties` matches are data; the other unknown keys are dropped, as Rust drops them.

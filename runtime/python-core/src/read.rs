@@ -1,0 +1,842 @@
+//! `_core.Reader`: reads a generated record type straight from JSON bytes into
+//! its pydantic models, in one pass, the way pydantic-core builds models in
+//! Rust (its `validators/model.rs`: the instance made by the type's `tp_new`,
+//! then `__dict__`, `__pydantic_extra__`, `__pydantic_private__` and
+//! `__pydantic_fields_set__` set directly), so `from_json` need not check the
+//! bytes and then have pydantic parse them a second time.
+//!
+//! The node table comes from `concord_runtime._plan`, which reads it off
+//! pydantic's own core schema of the type. The reader accepts only what
+//! pydantic accepts and builds what pydantic builds; any refusal (and any
+//! error a check raises) gives `None`, and `from_json` then takes pydantic's
+//! path, which names the problem. The input is checked under the strict
+//! profile first, so the parser below meets only well-formed JSON: no
+//! duplicate keys, no lone surrogates, safe integers, finite numbers.
+
+use crate::json_error;
+use concord_runtime::pattern::Patterns;
+use concord_runtime::strict::{self, Limits};
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySet, PyString, PyTuple, PyType};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// A refusal, or an error a check raised: either way pydantic's path decides.
+struct Refused;
+
+type Read<T> = Result<T, Refused>;
+
+impl From<std::convert::Infallible> for Refused {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
+    }
+}
+
+impl From<PyErr> for Refused {
+    fn from(_: PyErr) -> Self {
+        Refused
+    }
+}
+
+enum Node {
+    Alias(usize),
+    Any,
+    Str {
+        min: Option<usize>,
+        max: Option<usize>,
+        pattern: Option<Patterns>,
+    },
+    Int {
+        min: i64,
+        max: i64,
+        multiple: Option<i64>,
+    },
+    Float {
+        ge: Option<f64>,
+        le: Option<f64>,
+        gt: Option<f64>,
+        lt: Option<f64>,
+    },
+    Bool,
+    Null,
+    /// String literals: the values as read, and the objects pydantic returns for them.
+    Literal(Vec<(String, Py<PyAny>)>),
+    Nullable(usize),
+    /// An optional property whose type is not nullable (`concord_runtime.NotNull`).
+    NotNull(usize),
+    List {
+        items: usize,
+        min: Option<usize>,
+        max: Option<usize>,
+    },
+    /// A fixed-length array read into a Python tuple.
+    Tuple(Vec<usize>),
+    /// `minProperties`/`maxProperties` around an object type (`concord_runtime.checks.property_count`):
+    /// every key of the input counts.
+    Count {
+        min: Option<usize>,
+        max: Option<usize>,
+        inner: usize,
+    },
+    Dict {
+        values: usize,
+        min: Option<usize>,
+        max: Option<usize>,
+    },
+    /// A validator run on the value read (`pydantic.AfterValidator`, a model's "after" validator).
+    After {
+        function: Py<PyAny>,
+        inner: usize,
+    },
+    /// A union picked by the string value of one property (`concord_runtime.unions.tag`).
+    Tag {
+        property: String,
+        choices: Vec<(String, usize)>,
+    },
+    /// A union picked by the value's JSON type (`concord_runtime.unions.json_type`).
+    JsonType {
+        choices: Vec<(String, usize)>,
+    },
+    Model(Box<ModelNode>),
+    Root {
+        class: Py<PyType>,
+        inner: usize,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Extra {
+    Ignore,
+    Forbid,
+    Allow,
+}
+
+struct ModelNode {
+    class: Py<PyType>,
+    fields: Vec<Field>,
+    extra: Extra,
+    /// A versioned envelope: its version property and the versions read.
+    version: Option<(usize, Vec<i64>)>,
+    /// `minProperties`/`maxProperties`: every key of the input counts.
+    count: Option<(Option<usize>, Option<usize>)>,
+    /// How kept unknown keys' values are read (`__pydantic_extra__: dict[str, T]`); any JSON value when `None`.
+    extras: Option<usize>,
+    /// The fields by key, for a model with many.
+    index: Option<HashMap<String, usize>>,
+}
+
+struct Field {
+    name: Py<PyString>,
+    key: String,
+    node: usize,
+    default: Option<Py<PyAny>>,
+}
+
+/// The one-pass reader of one record type.
+#[pyclass(frozen)]
+pub struct Reader {
+    nodes: Vec<Node>,
+    root: usize,
+}
+
+fn bound(item: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    item.extract()
+}
+
+fn node(tuple: &Bound<'_, PyTuple>) -> PyResult<Node> {
+    let kind: String = tuple.get_item(0)?.extract()?;
+    let at = |index: usize| tuple.get_item(index);
+    Ok(match kind.as_str() {
+        "alias" => Node::Alias(at(1)?.extract()?),
+        "any" => Node::Any,
+        "str" => Node::Str {
+            min: bound(&at(1)?)?,
+            max: bound(&at(2)?)?,
+            pattern: match at(3)?.extract::<Option<String>>()? {
+                Some(pattern) => Some(Patterns::new(&[pattern]).map_err(PyValueError::new_err)?),
+                None => None,
+            },
+        },
+        "int" => Node::Int { min: at(1)?.extract()?, max: at(2)?.extract()?, multiple: at(3)?.extract()? },
+        "float" => Node::Float { ge: at(1)?.extract()?, le: at(2)?.extract()?, gt: at(3)?.extract()?, lt: at(4)?.extract()? },
+        "bool" => Node::Bool,
+        "none" => Node::Null,
+        "literal" => {
+            let values: Vec<Bound<'_, PyAny>> = at(1)?.extract()?;
+            Node::Literal(values.into_iter().map(|value| Ok((value.extract::<String>()?, value.unbind()))).collect::<PyResult<_>>()?)
+        }
+        "nullable" => Node::Nullable(at(1)?.extract()?),
+        "not_null" => Node::NotNull(at(1)?.extract()?),
+        "list" => Node::List { items: at(1)?.extract()?, min: bound(&at(2)?)?, max: bound(&at(3)?)? },
+        "tuple" => Node::Tuple(at(1)?.extract()?),
+        "count" => Node::Count { min: bound(&at(1)?)?, max: bound(&at(2)?)?, inner: at(3)?.extract()? },
+        "dict" => Node::Dict { values: at(1)?.extract()?, min: bound(&at(2)?)?, max: bound(&at(3)?)? },
+        "after" => Node::After { function: at(1)?.unbind(), inner: at(2)?.extract()? },
+        "tag" => Node::Tag { property: at(1)?.extract()?, choices: at(2)?.extract()? },
+        "json_type" => Node::JsonType { choices: at(2)?.extract()? },
+        "root" => Node::Root { class: at(1)?.extract()?, inner: at(2)?.extract()? },
+        "model" => {
+            let class: Py<PyType> = at(1)?.extract()?;
+            let mut fields = Vec::new();
+            for field in at(2)?.try_iter()? {
+                let field = field?;
+                let field = field.cast::<PyTuple>()?;
+                let name: Bound<'_, PyString> = field.get_item(0)?.extract()?;
+                let has_default: bool = field.get_item(3)?.extract()?;
+                fields.push(Field {
+                    name: name.unbind(),
+                    key: field.get_item(1)?.extract()?,
+                    node: field.get_item(2)?.extract()?,
+                    default: if has_default { Some(field.get_item(4)?.unbind()) } else { None },
+                });
+            }
+            let extra = match at(3)?.extract::<String>()?.as_str() {
+                "ignore" => Extra::Ignore,
+                "forbid" => Extra::Forbid,
+                "allow" => Extra::Allow,
+                other => return Err(PyValueError::new_err(format!("unknown extra behaviour {other:?}"))),
+            };
+            let version = match at(4)?.extract::<Option<(String, Vec<i64>)>>()? {
+                None => None,
+                Some((key, versions)) => {
+                    let field = fields.iter().position(|field| field.key == key).ok_or_else(|| PyValueError::new_err(format!("no version field {key:?}")))?;
+                    Some((field, versions))
+                }
+            };
+            let count = at(5)?.extract()?;
+            let extras = at(6)?.extract()?;
+            let index = (fields.len() > 8).then(|| fields.iter().enumerate().map(|(at, field)| (field.key.clone(), at)).collect());
+            Node::Model(Box::new(ModelNode { class, fields, extra, version, count, extras, index }))
+        }
+        other => return Err(PyValueError::new_err(format!("unknown reader node {other:?}"))),
+    })
+}
+
+#[pymethods]
+impl Reader {
+    #[new]
+    fn new(nodes: Vec<Bound<'_, PyTuple>>, root: usize) -> PyResult<Self> {
+        let nodes: Vec<Node> = nodes.iter().map(node).collect::<PyResult<_>>()?;
+        let reach = |index: usize| if index < nodes.len() { Ok(()) } else { Err(PyValueError::new_err(format!("node {index} out of range"))) };
+        reach(root)?;
+        for each in &nodes {
+            match each {
+                Node::Alias(inner)
+                | Node::Nullable(inner)
+                | Node::NotNull(inner)
+                | Node::List { items: inner, .. }
+                | Node::Dict { values: inner, .. }
+                | Node::After { inner, .. }
+                | Node::Root { inner, .. }
+                | Node::Count { inner, .. } => reach(*inner)?,
+                Node::Tuple(items) => items.iter().try_for_each(|item| reach(*item))?,
+                Node::Tag { choices, .. } | Node::JsonType { choices } => choices.iter().try_for_each(|(_, choice)| reach(*choice))?,
+                Node::Model(model) => {
+                    model.fields.iter().try_for_each(|field| reach(field.node))?;
+                    model.extras.map_or(Ok(()), reach)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(Reader { nodes, root })
+    }
+
+    /// The record read from `data` (checked under the strict profile first:
+    /// raises `JsonError`), or `None` where pydantic's path must decide.
+    fn read<'py>(&self, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+        py.detach(|| strict::check_with(data, Limits { max_bytes })).map_err(|error| json_error(py, error))?;
+        let mut parser = Parser { input: data, pos: 0, py, keys: Keys::default() };
+        parser.ws();
+        Ok(parser.value(self, self.root).ok())
+    }
+}
+
+/// Short strings (object keys, and the values `any` reads) made into Python
+/// strings once, by their bytes: records repeat them, as pydantic's own
+/// string cache knows (its `cache_strings`).
+#[derive(Default)]
+struct Keys {
+    slots: Vec<Option<Cached>>,
+}
+
+/// A string's bytes as they stand in the input, and the Python string made of them.
+type Cached = (Box<[u8]>, Py<PyString>);
+
+impl Keys {
+    const SIZE: usize = 256;
+
+    fn get<'py>(&mut self, py: Python<'py>, raw: &[u8], text: &str) -> Bound<'py, PyString> {
+        if raw.len() > 32 {
+            return PyString::new(py, text);
+        }
+        if self.slots.is_empty() {
+            self.slots.resize_with(Self::SIZE, || None);
+        }
+        let hash = raw.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3));
+        let slot = &mut self.slots[(hash as usize) % Self::SIZE];
+        if let Some((bytes, string)) = slot {
+            if **bytes == *raw {
+                return string.bind(py).clone();
+            }
+        }
+        let string = PyString::new(py, text);
+        *slot = Some((raw.into(), string.clone().unbind()));
+        string
+    }
+}
+
+struct Parser<'a, 'py> {
+    input: &'a [u8],
+    pos: usize,
+    py: Python<'py>,
+    keys: Keys,
+}
+
+impl<'a, 'py> Parser<'a, 'py> {
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.input.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&self) -> u8 {
+        self.input.get(self.pos).copied().unwrap_or(0)
+    }
+
+    /// Past `byte` and the whitespace after it, or a refusal.
+    fn expect(&mut self, byte: u8) -> Read<()> {
+        if self.peek() != byte {
+            return Err(Refused);
+        }
+        self.pos += 1;
+        self.ws();
+        Ok(())
+    }
+
+    /// After a member or an item: whether another follows (past its comma).
+    fn more(&mut self, close: u8) -> Read<bool> {
+        self.ws();
+        match self.peek() {
+            b',' => {
+                self.pos += 1;
+                self.ws();
+                Ok(true)
+            }
+            byte if byte == close => {
+                self.pos += 1;
+                self.ws();
+                Ok(false)
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    /// The string at the cursor (its quote), unescaped, and its raw bytes.
+    fn string(&mut self) -> Read<(Cow<'a, str>, &'a [u8])> {
+        let input = self.input;
+        if self.peek() != b'"' {
+            return Err(Refused);
+        }
+        let start = self.pos + 1;
+        let mut pos = start;
+        while pos < input.len() && input[pos] != b'"' && input[pos] != b'\\' {
+            pos += 1;
+        }
+        if input.get(pos) == Some(&b'"') {
+            self.pos = pos + 1;
+            let raw = &input[start..pos];
+            return Ok((Cow::Borrowed(text(raw)?), raw));
+        }
+        let mut unescaped = String::from(text(&input[start..pos])?);
+        loop {
+            match input.get(pos) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    let escaped = *input.get(pos + 1).ok_or(Refused)?;
+                    pos += 2;
+                    match escaped {
+                        b'"' => unescaped.push('"'),
+                        b'\\' => unescaped.push('\\'),
+                        b'/' => unescaped.push('/'),
+                        b'b' => unescaped.push('\u{8}'),
+                        b'f' => unescaped.push('\u{c}'),
+                        b'n' => unescaped.push('\n'),
+                        b'r' => unescaped.push('\r'),
+                        b't' => unescaped.push('\t'),
+                        b'u' => {
+                            let high = hex4(input, pos)?;
+                            pos += 4;
+                            let code = if (0xD800..0xDC00).contains(&high) && input.get(pos..pos + 2) == Some(b"\\u") {
+                                let low = hex4(input, pos + 2)?;
+                                pos += 6;
+                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                high
+                            };
+                            unescaped.push(char::from_u32(code).ok_or(Refused)?);
+                        }
+                        _ => return Err(Refused),
+                    }
+                }
+                Some(_) => {
+                    let run = pos;
+                    while pos < input.len() && input[pos] != b'"' && input[pos] != b'\\' {
+                        pos += 1;
+                    }
+                    unescaped.push_str(text(&input[run..pos])?);
+                }
+                None => return Err(Refused),
+            }
+        }
+        self.pos = pos + 1;
+        Ok((Cow::Owned(unescaped), &input[start..pos]))
+    }
+
+    /// The number token at the cursor, and whether it is an integer (no fraction, no exponent).
+    fn number(&mut self) -> Read<(&'a str, bool)> {
+        let input = self.input;
+        let start = self.pos;
+        let mut integer = true;
+        while let Some(&byte) = input.get(self.pos) {
+            match byte {
+                b'0'..=b'9' | b'-' | b'+' => {}
+                b'.' | b'e' | b'E' => integer = false,
+                _ => break,
+            }
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return Err(Refused);
+        }
+        Ok((text(&input[start..self.pos])?, integer))
+    }
+
+    /// Past the literal `word` (`true`, `false`, `null`).
+    fn word(&mut self, word: &[u8]) -> Read<()> {
+        if self.input.get(self.pos..self.pos + word.len()) != Some(word) {
+            return Err(Refused);
+        }
+        self.pos += word.len();
+        Ok(())
+    }
+
+    /// Reads the object at the cursor member by member: `each` gets the key
+    /// (unescaped, and its bytes as they stand) with the cursor at the value,
+    /// and reads past the value. The cursor ends past the object and its whitespace.
+    fn object(&mut self, mut each: impl FnMut(&mut Self, Cow<'a, str>, &'a [u8]) -> Read<()>) -> Read<()> {
+        self.expect(b'{')?;
+        if self.peek() == b'}' {
+            self.pos += 1;
+            self.ws();
+            return Ok(());
+        }
+        loop {
+            let (key, raw) = self.string()?;
+            self.ws();
+            self.expect(b':')?;
+            each(self, key, raw)?;
+            if !self.more(b'}')? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Reads the array at the cursor item by item, as [`Parser::object`] reads members.
+    fn array(&mut self, mut each: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        self.expect(b'[')?;
+        if self.peek() == b']' {
+            self.pos += 1;
+            self.ws();
+            return Ok(());
+        }
+        loop {
+            each(self)?;
+            if !self.more(b']')? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Past the value at the cursor, unread.
+    fn skip(&mut self) -> Read<()> {
+        match self.peek() {
+            b'"' => {
+                self.string()?;
+            }
+            b'{' => self.object(|parser, _, _| parser.skip())?,
+            b'[' => self.array(Self::skip)?,
+            b't' => self.word(b"true")?,
+            b'f' => self.word(b"false")?,
+            b'n' => self.word(b"null")?,
+            _ => {
+                self.number()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// How many members the object at the cursor has; the cursor stays.
+    fn members(&mut self) -> Read<usize> {
+        let start = self.pos;
+        let mut count = 0;
+        self.object(|parser, _, _| {
+            count += 1;
+            parser.skip()
+        })?;
+        self.pos = start;
+        Ok(count)
+    }
+
+    /// The string value of `property` at the top of the object at the cursor, which is left unread.
+    fn tag(&mut self, property: &str) -> Read<Option<Cow<'a, str>>> {
+        let start = self.pos;
+        let mut found = None;
+        if self.peek() == b'{' {
+            self.pos += 1;
+            self.ws();
+            if self.peek() != b'}' {
+                loop {
+                    let (key, _) = self.string()?;
+                    self.ws();
+                    self.expect(b':')?;
+                    if key == property {
+                        if self.peek() == b'"' {
+                            found = Some(self.string()?.0);
+                        }
+                        break;
+                    }
+                    self.skip()?;
+                    if !self.more(b'}')? {
+                        break;
+                    }
+                }
+            }
+        }
+        self.pos = start;
+        Ok(found)
+    }
+
+    /// A JSON value as pydantic's `any` gives it: dict, list, str, int, float, bool, None.
+    fn any(&mut self) -> Read<Bound<'py, PyAny>> {
+        let py = self.py;
+        let value = match self.peek() {
+            b'"' => {
+                let (text, raw) = self.string()?;
+                self.keys.get(py, raw, &text).into_any()
+            }
+            b'{' => {
+                let dict = PyDict::new(py);
+                self.object(|parser, key, raw| {
+                    let key = parser.keys.get(py, raw, &key);
+                    Ok(dict.set_item(key, parser.any()?)?)
+                })?;
+                return Ok(dict.into_any());
+            }
+            b'[' => {
+                let mut items = Vec::new();
+                self.array(|parser| {
+                    items.push(parser.any()?);
+                    Ok(())
+                })?;
+                return Ok(PyList::new(py, items)?.into_any());
+            }
+            b't' => {
+                self.word(b"true")?;
+                PyBool::new(py, true).to_owned().into_any()
+            }
+            b'f' => {
+                self.word(b"false")?;
+                PyBool::new(py, false).to_owned().into_any()
+            }
+            b'n' => {
+                self.word(b"null")?;
+                py.None().into_bound(py)
+            }
+            _ => {
+                let (token, integer) = self.number()?;
+                if integer {
+                    token.parse::<i64>().map_err(|_| Refused)?.into_pyobject(py)?.into_any()
+                } else {
+                    PyFloat::new(py, token.parse::<f64>().map_err(|_| Refused)?).into_any()
+                }
+            }
+        };
+        self.ws();
+        Ok(value)
+    }
+
+    /// The value at the cursor as node `index` reads it, and the cursor past it and its whitespace.
+    fn value(&mut self, reader: &Reader, index: usize) -> Read<Bound<'py, PyAny>> {
+        let py = self.py;
+        let value = match &reader.nodes[index] {
+            Node::Alias(inner) => return self.value(reader, *inner),
+            Node::Any => return self.any(),
+            Node::Str { min, max, pattern } => {
+                let (text, _) = self.string()?;
+                if min.is_some() || max.is_some() {
+                    let length = text.chars().count();
+                    if min.is_some_and(|min| length < min) || max.is_some_and(|max| length > max) {
+                        return Err(Refused);
+                    }
+                }
+                if pattern.as_ref().is_some_and(|pattern| !pattern.any_match(&text)) {
+                    return Err(Refused);
+                }
+                PyString::new(py, &text).into_any()
+            }
+            Node::Int { min, max, multiple } => {
+                let (token, integer) = self.number()?;
+                let value: i64 = if integer { token.parse().map_err(|_| Refused)? } else { return Err(Refused) };
+                if value < *min || value > *max || multiple.is_some_and(|multiple| value % multiple != 0) {
+                    return Err(Refused);
+                }
+                value.into_pyobject(py)?.into_any()
+            }
+            Node::Float { ge, le, gt, lt } => {
+                let value: f64 = self.number()?.0.parse().map_err(|_| Refused)?;
+                if ge.is_some_and(|ge| value < ge) || le.is_some_and(|le| value > le) || gt.is_some_and(|gt| value <= gt) || lt.is_some_and(|lt| value >= lt) {
+                    return Err(Refused);
+                }
+                PyFloat::new(py, value).into_any()
+            }
+            Node::Bool => match self.peek() {
+                b't' => {
+                    self.word(b"true")?;
+                    PyBool::new(py, true).to_owned().into_any()
+                }
+                b'f' => {
+                    self.word(b"false")?;
+                    PyBool::new(py, false).to_owned().into_any()
+                }
+                _ => return Err(Refused),
+            },
+            Node::Null => {
+                self.word(b"null")?;
+                py.None().into_bound(py)
+            }
+            Node::Literal(values) => {
+                let (text, _) = self.string()?;
+                let (_, value) = values.iter().find(|(known, _)| *known == text).ok_or(Refused)?;
+                value.bind(py).clone()
+            }
+            Node::Nullable(inner) => {
+                if self.peek() == b'n' {
+                    self.word(b"null")?;
+                    py.None().into_bound(py)
+                } else {
+                    return self.value(reader, *inner);
+                }
+            }
+            Node::NotNull(inner) => {
+                if self.peek() == b'n' {
+                    return Err(Refused);
+                }
+                return self.value(reader, *inner);
+            }
+            Node::List { items, min, max } => {
+                let mut values = Vec::new();
+                self.array(|parser| {
+                    values.push(parser.value(reader, *items)?);
+                    Ok(())
+                })?;
+                if min.is_some_and(|min| values.len() < min) || max.is_some_and(|max| values.len() > max) {
+                    return Err(Refused);
+                }
+                PyList::new(py, values)?.into_any()
+            }
+            Node::Tuple(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                self.array(|parser| {
+                    let item = *items.get(values.len()).ok_or(Refused)?;
+                    values.push(parser.value(reader, item)?);
+                    Ok(())
+                })?;
+                if values.len() != items.len() {
+                    return Err(Refused);
+                }
+                PyTuple::new(py, values)?.into_any()
+            }
+            Node::Count { min, max, inner } => {
+                if self.peek() == b'{' {
+                    let members = self.members()?;
+                    if min.is_some_and(|min| members < min) || max.is_some_and(|max| members > max) {
+                        return Err(Refused);
+                    }
+                }
+                return self.value(reader, *inner);
+            }
+            Node::Dict { values, min, max } => {
+                let dict = PyDict::new(py);
+                self.object(|parser, key, raw| {
+                    let key = parser.keys.get(py, raw, &key);
+                    Ok(dict.set_item(key, parser.value(reader, *values)?)?)
+                })?;
+                if min.is_some_and(|min| dict.len() < min) || max.is_some_and(|max| dict.len() > max) {
+                    return Err(Refused);
+                }
+                dict.into_any()
+            }
+            Node::After { function, inner } => {
+                let value = self.value(reader, *inner)?;
+                return Ok(function.bind(py).call1((value,))?);
+            }
+            Node::Tag { property, choices } => {
+                let tag = self.tag(property)?.ok_or(Refused)?;
+                let (_, choice) = choices.iter().find(|(key, _)| *key == tag).ok_or(Refused)?;
+                return self.value(reader, *choice);
+            }
+            Node::JsonType { choices } => {
+                let name = match self.peek() {
+                    b'n' => "null",
+                    b't' | b'f' => "boolean",
+                    b'"' => "string",
+                    b'[' => "array",
+                    b'{' => "object",
+                    _ => {
+                        let start = self.pos;
+                        let (_, integer) = self.number()?;
+                        self.pos = start;
+                        if integer && choices.iter().any(|(key, _)| key == "integer") {
+                            "integer"
+                        } else {
+                            "number"
+                        }
+                    }
+                };
+                let (_, choice) = choices.iter().find(|(key, _)| key == name).ok_or(Refused)?;
+                return self.value(reader, *choice);
+            }
+            Node::Root { class, inner } => {
+                let value = self.value(reader, *inner)?;
+                let instance = new_instance(class.bind(py))?;
+                set(&instance, intern!(py, "__pydantic_fields_set__"), &PySet::new(py, [intern!(py, "root")])?.into_any())?;
+                set(&instance, intern!(py, "root"), &value)?;
+                return Ok(instance);
+            }
+            Node::Model(model) => return self.model(reader, model),
+        };
+        self.ws();
+        Ok(value)
+    }
+
+    fn model(&mut self, reader: &Reader, model: &ModelNode) -> Read<Bound<'py, PyAny>> {
+        let py = self.py;
+        let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
+        let extra = (model.extra == Extra::Allow).then(|| PyDict::new(py));
+        let mut extra_keys: Vec<Bound<'py, PyString>> = Vec::new();
+        let mut members = 0;
+        // Properties usually come in the order the schema lists them.
+        let mut next = 0;
+        let count = model.fields.len();
+        self.object(|parser, key, raw| {
+            members += 1;
+            // The next field first; a large model by its index, a small one by a look round.
+            let found = if count > 0 && model.fields[next % count].key == key {
+                Some(next % count)
+            } else if let Some(index) = &model.index {
+                index.get(key.as_ref()).copied()
+            } else {
+                (0..count).map(|offset| (next + offset) % count).find(|&at| model.fields[at].key == key)
+            };
+            if let Some(at) = found {
+                slots[at] = Some(parser.value(reader, model.fields[at].node)?);
+                next = at + 1;
+                return Ok(());
+            }
+            match &extra {
+                Some(extra) => {
+                    let key = parser.keys.get(py, raw, &key);
+                    let value = match model.extras {
+                        Some(node) => parser.value(reader, node)?,
+                        None => parser.any()?,
+                    };
+                    extra.set_item(&key, value)?;
+                    extra_keys.push(key);
+                    Ok(())
+                }
+                None if model.extra == Extra::Forbid => Err(Refused),
+                None => parser.skip(),
+            }
+        })?;
+        if let Some((min, max)) = model.count {
+            if min.is_some_and(|min| members < min) || max.is_some_and(|max| members > max) {
+                return Err(Refused);
+            }
+        }
+        if let Some((field, versions)) = &model.version {
+            if let Some(version) = &slots[*field] {
+                if !versions.contains(&version.extract::<i64>()?) {
+                    return Err(Refused);
+                }
+            }
+        }
+        let dict = PyDict::new(py);
+        let mut set_names: Vec<Bound<'py, PyString>> = Vec::with_capacity(slots.len() + extra_keys.len());
+        for (field, slot) in model.fields.iter().zip(slots) {
+            let name = field.name.bind(py);
+            match slot {
+                Some(value) => {
+                    dict.set_item(name, value)?;
+                    set_names.push(name.clone());
+                }
+                None => dict.set_item(name, field.default.as_ref().ok_or(Refused)?.bind(py))?,
+            }
+        }
+        set_names.extend(extra_keys);
+        let instance = new_instance(model.class.bind(py))?;
+        set(&instance, intern!(py, "__dict__"), &dict)?;
+        match extra {
+            Some(extra) => set(&instance, intern!(py, "__pydantic_extra__"), &extra)?,
+            None => set(&instance, intern!(py, "__pydantic_extra__"), &py.None().into_bound(py))?,
+        }
+        set(&instance, intern!(py, "__pydantic_private__"), &py.None().into_bound(py))?;
+        set(&instance, intern!(py, "__pydantic_fields_set__"), &PySet::new(py, set_names)?.into_any())?;
+        Ok(instance)
+    }
+}
+
+/// The text of bytes inside the input, which the strict check has read as UTF-8 whole.
+fn text(bytes: &[u8]) -> Read<&str> {
+    // A run between quotes and escapes starts and ends at ASCII bytes, so it is UTF-8 too;
+    // checking again costs a tenth of the read.
+    debug_assert!(std::str::from_utf8(bytes).is_ok());
+    // SAFETY: the whole input passed `strict::check_with` (UTF-8 first of all), and `bytes`
+    // is a run of it cut at ASCII bytes.
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+fn hex4(input: &[u8], pos: usize) -> Read<u32> {
+    let digits = input.get(pos..pos + 4).ok_or(Refused)?;
+    u32::from_str_radix(std::str::from_utf8(digits).map_err(|_| Refused)?, 16).map_err(|_| Refused)
+}
+
+/// An instance of `class` made by its `tp_new` with no arguments, `__init__` not run
+/// (pydantic-core's `create_class`).
+fn new_instance<'py>(class: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let py = class.py();
+    let arguments = PyTuple::empty(py);
+    // SAFETY: `class` is a live type object; `Py_tp_new` of a type is a `newfunc`
+    // or null, and a `newfunc` may be called with a tuple and null keywords.
+    unsafe {
+        let slot = ffi::PyType_GetSlot(class.as_type_ptr(), ffi::Py_tp_new);
+        if slot.is_null() {
+            return Err(PyValueError::new_err("a type without tp_new"));
+        }
+        let new: ffi::newfunc = std::mem::transmute::<*mut std::ffi::c_void, ffi::newfunc>(slot);
+        Bound::from_owned_ptr_or_err(py, new(class.as_type_ptr(), arguments.as_ptr(), std::ptr::null_mut()))
+    }
+}
+
+/// Sets an attribute past the class's `__setattr__` (pydantic-core's `force_setattr`).
+fn set<'py>(instance: &Bound<'py, PyAny>, name: &Bound<'py, PyString>, value: &Bound<'py, PyAny>) -> PyResult<()> {
+    // SAFETY: three live objects; the call returns -1 with an exception set on failure.
+    let status = unsafe { ffi::PyObject_GenericSetAttr(instance.as_ptr(), name.as_ptr(), value.as_ptr()) };
+    if status == -1 {
+        Err(PyErr::fetch(instance.py()))
+    } else {
+        Ok(())
+    }
+}

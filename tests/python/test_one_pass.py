@@ -1,0 +1,191 @@
+"""``from_json`` reads each input once: the compiled core builds the models (``_core.Reader``,
+its node table from ``concord_runtime._plan``) and pydantic's own path reads only what the
+reader leaves to it. The two must give the same record, fields set and kept keys alike, and
+the same refusal; the round-trip harness asks the same of every fixture and fuzzed case
+(``_one_pass_difference``), these tests the cases that matter one by one."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import concord_runtime
+import pydantic
+import pytest
+from concord_registry import ClsArtifact, Evidence, EvidenceV1
+from concord_runtime import RecordError, _model, _plan
+
+ARTIFACT: dict[str, Any] = {
+    "format_version": 1,
+    "session": {
+        "gpu_arch": "sm_90",
+        "driver_version": "550",
+        "cuda_version": "12.4",
+        "cudnn_version": None,
+        "world_size": 8,
+        "probe": {"nested": [1, 2.5, "é\n", None, True]},
+    },
+    "compile_config": {"backend": "inductor", "mode": "default", "fullgraph": False, "dynamic": None, "junk": 1},
+    "kernels": [
+        {
+            "name": 'k\\u00e9"',
+            "type": "triton",
+            "duration_ms": 3,
+            "launch": {"grid": [1, 2, 3], "block": [4, 1, 1], "shared_mem_bytes": 0},
+            "occupancy": None,
+            "counters": {"launches": 2},
+        }
+    ],
+    "call_tree": {
+        "name": "m",
+        "class": "torch.nn.Linear",
+        "self_ms": 0.5,
+        "children": [{"name": "c", "self_ms": 1e-7}],
+    },
+    "zzz": {"kept": [1]},
+}
+
+EVIDENCE: dict[str, Any] = {
+    "id": "ev_1",
+    "session_id": "ses_1",
+    "kind": "exit_code",
+    "payload": {"anything": [1, {"x": None}]},
+    "canonical": {"exit_code": 0, "kind": "exit_code", "command": ["cargo"], "heuristic": False},
+    "extension": {
+        "schema_version": 2,
+        "provider": "someone-else",
+        "adapter_version": "0.9",
+        "content_class": "ToolTelemetry",
+        "fields": {},
+        "kept": {"a": 1},
+    },
+}
+
+
+def one_pass(record_type: Any, data: bytes) -> Any:
+    reader = _plan.reader_of(record_type, _model._refuse_null)
+    return reader.read(data, concord_runtime.strict.DEFAULT_MAX_BYTES)
+
+
+def by_pydantic(record_type: Any, data: bytes) -> Any:
+    return record_type.model_validate_json(data, by_alias=True, by_name=False)
+
+
+@pytest.mark.parametrize(("record_type", "record"), [(ClsArtifact, ARTIFACT), (Evidence, EVIDENCE)])
+def test_the_reader_builds_what_pydantic_builds(record_type: Any, record: dict[str, Any]) -> None:
+    data = json.dumps(record).encode()
+    found = one_pass(record_type, data)
+    assert found is not None, "the shipped types are read in one pass"
+    expected = by_pydantic(record_type, data)
+    assert _plan.difference(found, expected) is None
+    assert found == expected
+    assert found.model_fields_set == expected.model_fields_set
+    assert found.to_json() == expected.to_json()
+    if record_type is Evidence:  # a record holding floats has no digest
+        assert found.digest() == expected.digest()
+
+
+def test_kept_keys_are_in_the_fields_set_as_pydantic_keeps_them() -> None:
+    found = one_pass(ClsArtifact, json.dumps(ARTIFACT).encode())
+    assert "zzz" in found.model_fields_set
+    assert found.__pydantic_extra__ == {"zzz": {"kept": [1]}}
+    assert found.session.__pydantic_extra__ == {"probe": ARTIFACT["session"]["probe"]}
+    assert found.compile_config.__pydantic_extra__ is None
+    assert "options" not in found.compile_config.model_fields_set
+
+
+def test_a_difference_is_named_with_its_place() -> None:
+    data = json.dumps(ARTIFACT).encode()
+    found, expected = one_pass(ClsArtifact, data), by_pydantic(ClsArtifact, data)
+    found.kernels[0].launch.__pydantic_fields_set__.discard("block")
+    problem = _plan.difference(found, expected)
+    assert problem is not None
+    assert problem.startswith("at /kernels/0/launch: __pydantic_fields_set__ ")
+    assert _plan.difference(1, 1.0) == "at /: int against float"
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda r: r["kernels"][0].update(duration_ms="3"), "/kernels/0/duration_ms"),
+        (lambda r: r["kernels"][0].update(type="wasm"), "/kernels/0/type"),
+        (lambda r: r["kernels"][0]["launch"].update(grid=[1.0]), "/kernels/0/launch/grid/0"),
+        (lambda r: r["session"].update(hostname=None), "/session/hostname"),
+        (lambda r: r["session"].pop("world_size"), "/session/world_size"),
+        (lambda r: r.update(call_tree={"name": "m", "self_ms": True}), "/call_tree/self_ms"),
+    ],
+)
+def test_a_refusal_is_left_to_pydantic_which_names_it(change: Any, path: str) -> None:
+    record = json.loads(json.dumps(ARTIFACT))
+    change(record)
+    data = json.dumps(record).encode()
+    assert one_pass(ClsArtifact, data) is None
+    with pytest.raises(RecordError) as refused:
+        ClsArtifact.from_json(data)
+    assert refused.value.pointer == path
+
+
+def test_unions_and_versions_are_read_as_pydantic_reads_them() -> None:
+    # The tag after the branch's other keys, and a branch that does not fit its tag.
+    tagged = dict(EVIDENCE, canonical={"command": ["x"], "exit_code": 1, "heuristic": True, "kind": "exit_code"})
+    assert one_pass(Evidence, json.dumps(tagged).encode()) is not None
+    canonicals: list[Any] = [{"kind": "file_diff", "exit_code": 1}, {"kind": "nope"}, {"kind": 7}, [], None]
+    for canonical in canonicals:
+        data = json.dumps(dict(EVIDENCE, canonical=canonical)).encode()
+        assert one_pass(Evidence, data) is None
+        with pytest.raises(RecordError):
+            Evidence.from_json(data)
+    unsupported = dict(EVIDENCE, extension=dict(EVIDENCE["extension"], schema_version=3))
+    data = json.dumps(unsupported).encode()
+    assert one_pass(Evidence, data) is None
+    with pytest.raises(concord_runtime.VersionError) as refused:
+        Evidence.from_json(data)
+    assert refused.value.pointer == "/extension/schema_version"
+
+
+def test_a_strict_profile_refusal_is_raised_by_the_reader_as_by_the_check() -> None:
+    for data in (b'{"id": 1, "id": 2}', b"[1e999]", b"\xff", b'{"a": -0}'):
+        with pytest.raises(concord_runtime.JsonError) as by_reader:
+            one_pass(EvidenceV1, data)
+        with pytest.raises(concord_runtime.JsonError) as by_check:
+            concord_runtime.strict.check(data)
+        assert (by_reader.value.kind, by_reader.value.offset) == (by_check.value.kind, by_check.value.offset)
+
+
+def test_root_models_read_by_json_names_only() -> None:
+    class Node(concord_runtime.Model):
+        model_config = pydantic.ConfigDict(extra="ignore")
+        class_: concord_runtime.NotNull[str] = pydantic.Field(None, alias="class")
+
+    class Nodes(concord_runtime.RootModel[list[Node]]):
+        pass
+
+    data = b'[{"class_": "x"}, {"class": "y"}]'
+    found = Nodes.from_json(data)
+    assert [node.class_ for node in found.root] == [None, "y"]
+    assert _plan.difference(one_pass(Nodes, data), by_pydantic(Nodes, data)) is None
+    assert found.model_fields_set == {"root"}
+
+
+def test_constructs_the_reader_does_not_build_keep_pydantics_path() -> None:
+    class Growing(concord_runtime.Model):
+        model_config = pydantic.ConfigDict(extra="allow")
+        created_at: concord_runtime.NotNull[str] = pydantic.Field(None, alias="createdAt")
+
+    with pytest.raises(_plan.Unsupported, match="renamed field at a growth point"):
+        _plan.reader_of(Growing, _model._refuse_null)
+    record = Growing.from_json(b'{"created_at": "kept", "createdAt": "x"}')
+    assert record.created_at == "x"
+    assert record.__pydantic_extra__ == {"created_at": "kept"}
+
+    class Validated(concord_runtime.Model):
+        name: str
+
+        @pydantic.field_validator("name", mode="before")
+        @classmethod
+        def _upper(cls, value: Any) -> Any:
+            return value
+
+    with pytest.raises(_plan.Unsupported):
+        _plan.reader_of(Validated, _model._refuse_null)
+    assert Validated.from_json(b'{"name": "a"}').name == "a"
