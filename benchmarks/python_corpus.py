@@ -53,7 +53,7 @@ def main() -> None:
             if record_type is None or not instances:
                 continue
             record_type.from_json(instances[0])
-            one_pass = _model._READERS.get(record_type) is not None
+            one_pass = _model._RECORD_TYPES.get(record_type) is not None
 
             def ours(record_type: Any = record_type, instances: list[bytes] = instances) -> None:
                 for data in instances:

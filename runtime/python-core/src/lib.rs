@@ -10,8 +10,8 @@
 
 mod checks;
 mod json_value;
-mod read;
-mod write;
+mod record;
+mod relayout;
 
 use concord_runtime::canonical::{self, CanonicalError};
 use concord_runtime::strict::{self, JsonError, Limits};
@@ -97,7 +97,7 @@ fn canonical_of_compact<'py>(py: Python<'py>, dump: &[u8]) -> Option<Bound<'py, 
 #[pyfunction]
 fn write_record<'py>(py: Python<'py>, dump: Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyBytes>> {
     let input = dump.as_bytes();
-    match py.detach(|| write::relayout(input)) {
+    match py.detach(|| relayout::relayout(input)) {
         Ok(None) => Ok(dump),
         Ok(Some(bytes)) => Ok(PyBytes::new(py, &bytes)),
         Err(refusal) => Err(raise(py, "concord_runtime._json", "RecordError", (refusal.pointer, refusal.message))),
@@ -142,7 +142,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(format_float, module)?)?;
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
     module.add_function(wrap_pyfunction!(array_items, module)?)?;
-    module.add_class::<read::Reader>()?;
+    module.add_class::<record::RecordType>()?;
     checks::register(module)?;
     Ok(())
 }

@@ -95,17 +95,24 @@ def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[
 
 _AFTER = 1 << 62
 
-# Each record type's one-pass reader (`concord_runtime._plan`), made at its first read
-# (no import pays for it), or None where its type holds a construct the reader does not build.
-_READERS: dict[type, _core.Reader | None] = {}
+# Each record type's one-pass reader and writer (`concord_runtime._plan`), made at its first
+# use (no import pays for it), or None where its type holds a construct they do not know.
+_RECORD_TYPES: dict[type, _core.RecordType | None] = {}
 _UNKNOWN: Any = object()
 
 
-def _reader_of(cls: type) -> _core.Reader | None:
+def _record_type_of(cls: type) -> _core.RecordType | None:
     try:
-        return _plan.reader_of(cls, _refuse_null)
+        return _plan.record_type_of(cls, _refuse_null)
     except _plan.Unsupported:
         return None
+
+
+def _record_type(cls: type) -> _core.RecordType | None:
+    record_type = _RECORD_TYPES.get(cls, _UNKNOWN)
+    if record_type is _UNKNOWN:
+        record_type = _RECORD_TYPES[cls] = _record_type_of(cls)
+    return cast("_core.RecordType | None", record_type)
 
 
 def _input_order(location: tuple[int | str, ...], data: Any) -> list[int]:
@@ -191,9 +198,7 @@ class _Record:
         """Where the one-pass reader's record of ``data`` differs from what pydantic's own path
         reads, or None (also where the reader leaves ``data`` to pydantic): the round-trip
         harness asks it of every input, so every fixture and fuzzed case tests the reader."""
-        reader = _READERS.get(cls, _UNKNOWN)
-        if reader is _UNKNOWN:
-            reader = _READERS[cls] = _reader_of(cls)
+        reader = _record_type(cls)
         if reader is None:
             return None
         try:
@@ -208,6 +213,30 @@ class _Record:
             return f"the one-pass reader accepts what pydantic refuses: {error}"
         return _plan.difference(record, expected)
 
+    def _one_pass_write_difference(self) -> str | None:
+        """Where the one-pass writer's bytes or digest of this record differ from pydantic's
+        path's (a refusal on either side counts), or None where the writer leaves it to
+        pydantic: the round-trip harness asks it of every record it reads."""
+        record_type = _record_type(type(self))
+        if record_type is None:
+            return None
+        written, digest = record_type.write(self), record_type.digest(self)
+        if written is not None:
+            try:
+                expected = self._to_json_by_pydantic()
+            except ValueError as error:
+                return f"the one-pass writer writes what pydantic's path refuses: {error}"
+            if written != expected:
+                return f"the one-pass writer wrote {written[:200]!r}, pydantic's path {expected[:200]!r}"
+        if digest is not None:
+            try:
+                expected_digest = self._digest_by_pydantic()
+            except ValueError as error:
+                return f"the one-pass writer digests what pydantic's path refuses: {error}"
+            if digest != expected_digest:
+                return f"the one-pass writer's digest {digest}, pydantic's path's {expected_digest}"
+        return None
+
     @classmethod
     def _read_json(cls, data: bytes | str, max_bytes: int) -> tuple[Self, bytes, bool]:
         """The record, the bytes it was read from, and whether the one-pass reader built it:
@@ -215,9 +244,7 @@ class _Record:
         its entry needs one)."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        reader = _READERS.get(cls, _UNKNOWN)
-        if reader is _UNKNOWN:
-            reader = _READERS[cls] = _reader_of(cls)
+        reader = _record_type(cls)
         record: Any = None
         if reader is not None:
             # Raises JsonError as strict.check does; None: pydantic's path decides.
@@ -255,6 +282,16 @@ class _Record:
         """Writes compact JSON: declared properties in schema order, then kept unknown keys as read.
         Raises :class:`RecordError` for a value the strict profile would refuse on reading
         (``NaN``, ``Infinity``, ``-0.0``, integers outside ±(2^53-1)), naming its pointer."""
+        record_type = _record_type(type(self))
+        if record_type is not None:
+            written = record_type.write(self)
+            if written is not None:
+                return written
+        return self._to_json_by_pydantic()
+
+    def _to_json_by_pydantic(self) -> bytes:
+        """pydantic's serializer, then the core's pass over its bytes: what the one-pass writer
+        must equal, and what names a value neither writes."""
         try:
             dump = self._dump()
         except pydantic_core.PydanticSerializationError:
@@ -264,6 +301,14 @@ class _Record:
     def digest(self) -> str:
         """``sha256:<hex>`` over the record's canonical JSON (``jcs-rfc8785-integer-v1``);
         a record holding a float has none (raises :class:`concord_runtime.CanonicalError`)."""
+        record_type = _record_type(type(self))
+        if record_type is not None:
+            digest = record_type.digest(self)
+            if digest is not None:
+                return digest
+        return self._digest_by_pydantic()
+
+    def _digest_by_pydantic(self) -> str:
         try:
             dump = self._dump()
         except pydantic_core.PydanticSerializationError:

@@ -1,14 +1,15 @@
-"""What the compiled core's one-pass reader (``_core.Reader``) needs to know to build a
-record type's models straight from JSON bytes, taken from pydantic's own core schema
-of the type: its fields, aliases, defaults, unknown-key policies, unions and checks.
+"""What the compiled core (``_core.RecordType``) needs to know to read a record type's
+models straight from JSON bytes and write them back, taken from pydantic's own core
+schema of the type: its fields, aliases, defaults, unknown-key policies, unions, checks.
 
 ``Model.from_json`` reads each input once this way, the way pydantic-core builds
 models in Rust, instead of checking the bytes and then having pydantic parse them
-again (docs/performance.md). The reader builds only what pydantic would build from
-the same bytes, and only when pydantic would accept them: on any refusal, and for a
-type holding a construct this module does not know, ``from_json`` takes pydantic's
-own path, which names the problem. ``tests/python/test_one_pass.py`` holds the two
-paths to the same models, fields set and extras, on every fixture and fuzzed input.
+again; ``to_json`` and ``digest`` write the models in one pass, instead of having
+pydantic write them and then passing over its bytes (docs/python-runtime.md). The
+core does only what pydantic does: on any refusal, and for a type holding a construct
+this module does not know, the caller takes pydantic's own path, which names the
+problem. ``tests/python/test_one_pass.py`` holds the two paths to the same models and
+bytes; the round-trip harness asks the same of every fixture and fuzzed input.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from concord_runtime import _core
 
-__all__ = ["Unsupported", "difference", "reader_of"]
+__all__ = ["Unsupported", "difference", "record_type_of"]
 
 
 class Unsupported(Exception):
@@ -42,12 +43,16 @@ class _Compiler:
         self.compiled: dict[str, int] = {}
         self.refuse_null = refuse_null
         self.marked = marked
+        # Whether every node serializes by its type alone (no serializer of the user's).
+        self.writable = True
 
     def add(self, node: tuple[Any, ...]) -> int:
         self.nodes.append(node)
         return len(self.nodes) - 1
 
     def only(self, schema: Mapping[str, Any], *allowed: str) -> None:
+        if "serialization" in schema:
+            self.writable = False
         extra = schema.keys() - _INERT - set(allowed)
         if extra:
             raise Unsupported(f"{schema['type']} with {sorted(extra)}")
@@ -195,6 +200,8 @@ class _Compiler:
         self.only(
             inner, "fields", "model_name", "computed_fields", "extra_behavior", "extras_schema", "extras_keys_schema"
         )
+        if inner.get("computed_fields"):
+            self.writable = False
         if inner.get("extras_keys_schema") is not None:
             raise Unsupported("unknown keys with a key schema")
         extras = None if inner.get("extras_schema") is None else self.node(inner["extras_schema"])
@@ -202,6 +209,8 @@ class _Compiler:
         fields = []
         for name, field in inner["fields"].items():
             self.only(field, "schema", "validation_alias", "serialization_alias", "serialization_exclude", "frozen")
+            if field.get("serialization_exclude"):
+                self.writable = False
             key = field.get("validation_alias", name)
             if not isinstance(key, str):
                 raise Unsupported("an alias path")
@@ -211,12 +220,13 @@ class _Compiler:
                 raise Unsupported("a renamed field at a growth point")
             value = field["schema"]
             has_default = value["type"] == "default"
-            fields.append((name, key, self.node(value), has_default, value.get("default")))
+            written = field.get("serialization_alias", name)
+            fields.append((name, key, self.node(value), has_default, value.get("default"), written))
         return ("model", cls, fields, extra, version, count, extras)
 
 
-def reader_of(cls: type, refuse_null: Callable[[Any], Any]) -> _core.Reader:
-    """The one-pass reader of a generated record type; raises :class:`Unsupported`."""
+def record_type_of(cls: type, refuse_null: Callable[[Any], Any]) -> _core.RecordType:
+    """The core's reader and writer of a generated record type; raises :class:`Unsupported`."""
     compiler = _Compiler(refuse_null, _discriminator)
     try:
         root = compiler.node(cls.__pydantic_core_schema__)  # type: ignore[attr-defined]
@@ -224,7 +234,7 @@ def reader_of(cls: type, refuse_null: Callable[[Any], Any]) -> _core.Reader:
         # A chain of nested types deeper than Python's stack (a thousand, cli/tests/python_emission.rs).
         raise Unsupported("types nested deeper than the compiler's recursion") from None
     try:
-        return _core.Reader(compiler.nodes, root)
+        return _core.RecordType(compiler.nodes, root, compiler.writable)
     except ValueError as error:  # a pattern the regex crate does not compile
         raise Unsupported(str(error)) from None
 

@@ -40,6 +40,9 @@ def _answer(record_type: Any, data: bytes) -> dict[str, Any]:
         return {"error": str(error)}
     except Exception as error:  # a defect, not a refusal: name it, and go on with the rest
         return {"error": f"crashed: {type(error).__name__}: {error}"}
+    difference = record._one_pass_write_difference()
+    if difference is not None:
+        return {"error": f"one-pass writer: {difference}"}
     try:
         digest = record.digest()
     except ValueError as error:

@@ -470,6 +470,14 @@ fn mask_quoted(message: &str) -> String {
     out
 }
 
+/// Appends `text` as a JSON string, escaped as every concord writer escapes it
+/// (canonical JSON's escapes, which are serde_json's and Python's `json`'s):
+/// for the Python core's writer.
+#[doc(hidden)]
+pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
+    profile::write_string_bytes(out, text);
+}
+
 /// Escapes one reference token of a JSON pointer (RFC 6901).
 pub fn escape_pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")

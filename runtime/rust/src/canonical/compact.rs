@@ -10,83 +10,78 @@
 use crate::profile::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use std::cmp::Ordering;
 
-enum Node<'a> {
-    /// A string (with its quotes), an integer, `true`, `false` or `null`.
-    Raw(&'a [u8]),
-    Array(Vec<Node<'a>>),
-    /// Keys without their quotes, as written (escaped).
-    Object(Vec<(&'a str, Node<'a>)>),
-}
-
 /// The canonical bytes of compact, canonically escaped JSON, when it has them.
 pub fn canonical(input: &[u8]) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(input).ok()?;
-    let mut parser = Parser { text, bytes: input, pos: 0 };
-    let node = parser.value(0)?;
-    if parser.pos != input.len() {
+    let mut writer = Writer { text, bytes: input, pos: 0, out: Vec::with_capacity(input.len()), members: Vec::new(), scratch: Vec::new() };
+    writer.value(0)?;
+    if writer.pos != input.len() {
         return None;
     }
-    let mut out = Vec::with_capacity(input.len());
-    write(&mut out, node)?;
-    Some(out)
+    Some(writer.out)
 }
 
-struct Parser<'a> {
+/// One member of an object as written: its key (without quotes, as escaped)
+/// and where `"key":value` stands in the output.
+struct Member {
+    key: (usize, usize),
+    start: usize,
+    end: usize,
+}
+
+/// Copies the input to the output in one pass, each value as it comes; an
+/// object's members are written in input order, each already canonical, and
+/// moved into key order afterwards when they were not in it (no tree:
+/// records hold many small objects).
+struct Writer<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    out: Vec<u8>,
+    /// The members of each open object, by depth (reused across objects).
+    members: Vec<Vec<Member>>,
+    scratch: Vec<u8>,
 }
 
-impl<'a> Parser<'a> {
-    fn value(&mut self, depth: usize) -> Option<Node<'a>> {
+impl Writer<'_> {
+    fn value(&mut self, depth: usize) -> Option<()> {
         match *self.bytes.get(self.pos)? {
             b'"' => {
                 let start = self.pos;
                 self.pos = self.string_end()?;
-                Some(Node::Raw(&self.bytes[start..self.pos]))
+                self.out.extend_from_slice(&self.bytes[start..self.pos]);
             }
-            open @ (b'{' | b'[') => {
+            b'[' => {
                 if depth == MAX_DEPTH {
                     return None;
                 }
                 self.pos += 1;
-                let close = if open == b'{' { b'}' } else { b']' };
-                let mut items = Vec::new();
-                let mut entries = Vec::new();
-                if self.bytes.get(self.pos) == Some(&close) {
+                self.out.push(b'[');
+                if self.bytes.get(self.pos) == Some(&b']') {
                     self.pos += 1;
                 } else {
                     loop {
-                        if open == b'{' {
-                            if self.bytes.get(self.pos) != Some(&b'"') {
-                                return None;
-                            }
-                            let start = self.pos + 1;
-                            self.pos = self.string_end()?;
-                            let key = &self.text[start..self.pos - 1];
-                            if self.bytes.get(self.pos) != Some(&b':') {
-                                return None;
-                            }
-                            self.pos += 1;
-                            entries.push((key, self.value(depth + 1)?));
-                        } else {
-                            items.push(self.value(depth + 1)?);
-                        }
+                        self.value(depth + 1)?;
                         match *self.bytes.get(self.pos)? {
-                            b',' => self.pos += 1,
-                            byte if byte == close => {
-                                self.pos += 1;
-                                break;
-                            }
+                            b',' => self.out.push(b','),
+                            b']' => break,
                             _ => return None,
                         }
+                        self.pos += 1;
                     }
+                    self.pos += 1;
                 }
-                Some(if open == b'{' { Node::Object(entries) } else { Node::Array(items) })
+                self.out.push(b']');
             }
-            b't' => self.word(b"true"),
-            b'f' => self.word(b"false"),
-            b'n' => self.word(b"null"),
+            b'{' => {
+                if depth == MAX_DEPTH {
+                    return None;
+                }
+                self.object(depth)?;
+            }
+            b't' => self.word(b"true")?,
+            b'f' => self.word(b"false")?,
+            b'n' => self.word(b"null")?,
             _ => {
                 let start = self.pos;
                 if self.bytes[start] == b'-' {
@@ -106,17 +101,91 @@ impl<'a> Parser<'a> {
                 if !safe || matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E')) {
                     return None;
                 }
-                Some(Node::Raw(&self.bytes[start..self.pos]))
+                self.out.extend_from_slice(&self.bytes[start..self.pos]);
             }
         }
+        Some(())
     }
 
-    fn word(&mut self, word: &'static [u8]) -> Option<Node<'a>> {
+    fn object(&mut self, depth: usize) -> Option<()> {
+        self.pos += 1;
+        self.out.push(b'{');
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            self.out.push(b'}');
+            return Some(());
+        }
+        if self.members.len() <= depth {
+            self.members.resize_with(depth + 1, Vec::new);
+        }
+        let mut members = std::mem::take(&mut self.members[depth]);
+        members.clear();
+        let mut sorted = true;
+        loop {
+            if self.bytes.get(self.pos) != Some(&b'"') {
+                return None;
+            }
+            let start = self.out.len();
+            let key_start = self.pos + 1;
+            self.pos = self.string_end()?;
+            let key = (key_start, self.pos - 1);
+            if self.bytes.get(self.pos) != Some(&b':') {
+                return None;
+            }
+            self.out.extend_from_slice(&self.bytes[key_start - 1..=self.pos]);
+            self.pos += 1;
+            self.value(depth + 1)?;
+            if let Some(last) = members.last() {
+                match key_cmp(&self.text[last.key.0..last.key.1], &self.text[key.0..key.1])? {
+                    Ordering::Less => {}
+                    Ordering::Equal => return None, // a key twice
+                    Ordering::Greater => sorted = false,
+                }
+            }
+            members.push(Member { key, start, end: self.out.len() });
+            match *self.bytes.get(self.pos)? {
+                b',' => self.out.push(b','),
+                b'}' => break,
+                _ => return None,
+            }
+            self.pos += 1;
+        }
+        self.pos += 1;
+        if !sorted {
+            let text = self.text;
+            let order = |a: &Member, b: &Member| key_cmp(&text[a.key.0..a.key.1], &text[b.key.0..b.key.1]);
+            let mut unordered = false;
+            members.sort_by(|a, b| {
+                let found = order(a, b);
+                unordered |= found.is_none();
+                found.unwrap_or(Ordering::Equal)
+            });
+            if unordered || members.windows(2).any(|pair| order(&pair[0], &pair[1]) != Some(Ordering::Less)) {
+                return None; // a key twice, or a key that does not decode
+            }
+            let begin = members.iter().map(|member| member.start).min()?;
+            self.scratch.clear();
+            for (index, member) in members.iter().enumerate() {
+                if index > 0 {
+                    self.scratch.push(b',');
+                }
+                self.scratch.extend_from_slice(&self.out[member.start..member.end]);
+            }
+            self.out.truncate(begin);
+            self.out.extend_from_slice(&self.scratch);
+        }
+        self.out.push(b'}');
+        self.members[depth] = members;
+        Some(())
+    }
+
+    fn word(&mut self, word: &'static [u8]) -> Option<()> {
         if !self.bytes[self.pos..].starts_with(word) {
             return None;
         }
         self.pos += word.len();
-        Some(Node::Raw(word))
+        self.out.extend_from_slice(word);
+        Some(())
     }
 
     /// Past the closing quote of the string at `pos`.
@@ -130,45 +199,6 @@ impl<'a> Parser<'a> {
             }
         }
     }
-}
-
-fn write(out: &mut Vec<u8>, node: Node<'_>) -> Option<()> {
-    match node {
-        Node::Raw(bytes) => out.extend_from_slice(bytes),
-        Node::Array(items) => {
-            out.push(b'[');
-            for (index, item) in items.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(b',');
-                }
-                write(out, item)?;
-            }
-            out.push(b']');
-        }
-        Node::Object(mut entries) => {
-            let mut unordered = false;
-            entries.sort_by(|(a, _), (b, _)| {
-                let order = key_cmp(a, b);
-                unordered |= order.is_none();
-                order.unwrap_or(Ordering::Equal)
-            });
-            if unordered || entries.windows(2).any(|pair| key_cmp(pair[0].0, pair[1].0) != Some(Ordering::Less)) {
-                return None; // a key twice, or a key that does not decode
-            }
-            out.push(b'{');
-            for (index, (key, item)) in entries.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(b',');
-                }
-                out.push(b'"');
-                out.extend_from_slice(key.as_bytes());
-                out.extend_from_slice(b"\":");
-                write(out, item)?;
-            }
-            out.push(b'}');
-        }
-    }
-    Some(())
 }
 
 /// RFC 8785 key order (UTF-16 code units) of two keys as written.

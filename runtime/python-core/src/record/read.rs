@@ -1,20 +1,14 @@
-//! `_core.Reader`: reads a generated record type straight from JSON bytes into
-//! its pydantic models, in one pass, the way pydantic-core builds models in
-//! Rust (its `validators/model.rs`: the instance made by the type's `tp_new`,
-//! then `__dict__`, `__pydantic_extra__`, `__pydantic_private__` and
-//! `__pydantic_fields_set__` set directly), so `from_json` need not check the
-//! bytes and then have pydantic parse them a second time.
-//!
-//! The node table comes from `concord_runtime._plan`, which reads it off
-//! pydantic's own core schema of the type. The reader accepts only what
-//! pydantic accepts and builds what pydantic builds; any refusal (and any
-//! error a check raises) gives `None`, and `from_json` then takes pydantic's
-//! path, which names the problem. The input is checked under the strict
-//! profile first, so the parser below meets only well-formed JSON: no
-//! duplicate keys, no lone surrogates, safe integers, finite numbers.
+//! Reading: JSON bytes to the models, the way pydantic-core's
+//! `validators/model.rs` builds them (the instance made by the type's
+//! `tp_new`, then `__dict__`, `__pydantic_extra__`, `__pydantic_private__`
+//! and `__pydantic_fields_set__` set directly), so `from_json` need not check
+//! the bytes and then have pydantic parse them a second time. The input is
+//! checked under the strict profile first, so the parser below meets only
+//! well-formed JSON: no duplicate keys, no lone surrogates, safe integers,
+//! finite numbers.
 
+use super::{Extra, ModelNode, Node, RecordType};
 use crate::json_error;
-use concord_runtime::pattern::Patterns;
 use concord_runtime::strict::{self, Limits};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -22,7 +16,6 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySet, PyString, PyTuple, PyType};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// A refusal, or an error a check raised: either way pydantic's path decides.
 struct Refused;
@@ -41,217 +34,11 @@ impl From<PyErr> for Refused {
     }
 }
 
-enum Node {
-    Alias(usize),
-    Any,
-    Str {
-        min: Option<usize>,
-        max: Option<usize>,
-        pattern: Option<Patterns>,
-    },
-    Int {
-        min: i64,
-        max: i64,
-        multiple: Option<i64>,
-    },
-    Float {
-        ge: Option<f64>,
-        le: Option<f64>,
-        gt: Option<f64>,
-        lt: Option<f64>,
-    },
-    Bool,
-    Null,
-    /// String literals: the values as read, and the objects pydantic returns for them.
-    Literal(Vec<(String, Py<PyAny>)>),
-    Nullable(usize),
-    /// An optional property whose type is not nullable (`concord_runtime.NotNull`).
-    NotNull(usize),
-    List {
-        items: usize,
-        min: Option<usize>,
-        max: Option<usize>,
-    },
-    /// A fixed-length array read into a Python tuple.
-    Tuple(Vec<usize>),
-    /// `minProperties`/`maxProperties` around an object type (`concord_runtime.checks.property_count`):
-    /// every key of the input counts.
-    Count {
-        min: Option<usize>,
-        max: Option<usize>,
-        inner: usize,
-    },
-    Dict {
-        values: usize,
-        min: Option<usize>,
-        max: Option<usize>,
-    },
-    /// A validator run on the value read (`pydantic.AfterValidator`, a model's "after" validator).
-    After {
-        function: Py<PyAny>,
-        inner: usize,
-    },
-    /// A union picked by the string value of one property (`concord_runtime.unions.tag`).
-    Tag {
-        property: String,
-        choices: Vec<(String, usize)>,
-    },
-    /// A union picked by the value's JSON type (`concord_runtime.unions.json_type`).
-    JsonType {
-        choices: Vec<(String, usize)>,
-    },
-    Model(Box<ModelNode>),
-    Root {
-        class: Py<PyType>,
-        inner: usize,
-    },
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Extra {
-    Ignore,
-    Forbid,
-    Allow,
-}
-
-struct ModelNode {
-    class: Py<PyType>,
-    fields: Vec<Field>,
-    extra: Extra,
-    /// A versioned envelope: its version property and the versions read.
-    version: Option<(usize, Vec<i64>)>,
-    /// `minProperties`/`maxProperties`: every key of the input counts.
-    count: Option<(Option<usize>, Option<usize>)>,
-    /// How kept unknown keys' values are read (`__pydantic_extra__: dict[str, T]`); any JSON value when `None`.
-    extras: Option<usize>,
-    /// The fields by key, for a model with many.
-    index: Option<HashMap<String, usize>>,
-}
-
-struct Field {
-    name: Py<PyString>,
-    key: String,
-    node: usize,
-    default: Option<Py<PyAny>>,
-}
-
-/// The one-pass reader of one record type.
-#[pyclass(frozen)]
-pub struct Reader {
-    nodes: Vec<Node>,
-    root: usize,
-}
-
-fn bound(item: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    item.extract()
-}
-
-fn node(tuple: &Bound<'_, PyTuple>) -> PyResult<Node> {
-    let kind: String = tuple.get_item(0)?.extract()?;
-    let at = |index: usize| tuple.get_item(index);
-    Ok(match kind.as_str() {
-        "alias" => Node::Alias(at(1)?.extract()?),
-        "any" => Node::Any,
-        "str" => Node::Str {
-            min: bound(&at(1)?)?,
-            max: bound(&at(2)?)?,
-            pattern: match at(3)?.extract::<Option<String>>()? {
-                Some(pattern) => Some(Patterns::new(&[pattern]).map_err(PyValueError::new_err)?),
-                None => None,
-            },
-        },
-        "int" => Node::Int { min: at(1)?.extract()?, max: at(2)?.extract()?, multiple: at(3)?.extract()? },
-        "float" => Node::Float { ge: at(1)?.extract()?, le: at(2)?.extract()?, gt: at(3)?.extract()?, lt: at(4)?.extract()? },
-        "bool" => Node::Bool,
-        "none" => Node::Null,
-        "literal" => {
-            let values: Vec<Bound<'_, PyAny>> = at(1)?.extract()?;
-            Node::Literal(values.into_iter().map(|value| Ok((value.extract::<String>()?, value.unbind()))).collect::<PyResult<_>>()?)
-        }
-        "nullable" => Node::Nullable(at(1)?.extract()?),
-        "not_null" => Node::NotNull(at(1)?.extract()?),
-        "list" => Node::List { items: at(1)?.extract()?, min: bound(&at(2)?)?, max: bound(&at(3)?)? },
-        "tuple" => Node::Tuple(at(1)?.extract()?),
-        "count" => Node::Count { min: bound(&at(1)?)?, max: bound(&at(2)?)?, inner: at(3)?.extract()? },
-        "dict" => Node::Dict { values: at(1)?.extract()?, min: bound(&at(2)?)?, max: bound(&at(3)?)? },
-        "after" => Node::After { function: at(1)?.unbind(), inner: at(2)?.extract()? },
-        "tag" => Node::Tag { property: at(1)?.extract()?, choices: at(2)?.extract()? },
-        "json_type" => Node::JsonType { choices: at(2)?.extract()? },
-        "root" => Node::Root { class: at(1)?.extract()?, inner: at(2)?.extract()? },
-        "model" => {
-            let class: Py<PyType> = at(1)?.extract()?;
-            let mut fields = Vec::new();
-            for field in at(2)?.try_iter()? {
-                let field = field?;
-                let field = field.cast::<PyTuple>()?;
-                let name: Bound<'_, PyString> = field.get_item(0)?.extract()?;
-                let has_default: bool = field.get_item(3)?.extract()?;
-                fields.push(Field {
-                    name: name.unbind(),
-                    key: field.get_item(1)?.extract()?,
-                    node: field.get_item(2)?.extract()?,
-                    default: if has_default { Some(field.get_item(4)?.unbind()) } else { None },
-                });
-            }
-            let extra = match at(3)?.extract::<String>()?.as_str() {
-                "ignore" => Extra::Ignore,
-                "forbid" => Extra::Forbid,
-                "allow" => Extra::Allow,
-                other => return Err(PyValueError::new_err(format!("unknown extra behaviour {other:?}"))),
-            };
-            let version = match at(4)?.extract::<Option<(String, Vec<i64>)>>()? {
-                None => None,
-                Some((key, versions)) => {
-                    let field = fields.iter().position(|field| field.key == key).ok_or_else(|| PyValueError::new_err(format!("no version field {key:?}")))?;
-                    Some((field, versions))
-                }
-            };
-            let count = at(5)?.extract()?;
-            let extras = at(6)?.extract()?;
-            let index = (fields.len() > 8).then(|| fields.iter().enumerate().map(|(at, field)| (field.key.clone(), at)).collect());
-            Node::Model(Box::new(ModelNode { class, fields, extra, version, count, extras, index }))
-        }
-        other => return Err(PyValueError::new_err(format!("unknown reader node {other:?}"))),
-    })
-}
-
-#[pymethods]
-impl Reader {
-    #[new]
-    fn new(nodes: Vec<Bound<'_, PyTuple>>, root: usize) -> PyResult<Self> {
-        let nodes: Vec<Node> = nodes.iter().map(node).collect::<PyResult<_>>()?;
-        let reach = |index: usize| if index < nodes.len() { Ok(()) } else { Err(PyValueError::new_err(format!("node {index} out of range"))) };
-        reach(root)?;
-        for each in &nodes {
-            match each {
-                Node::Alias(inner)
-                | Node::Nullable(inner)
-                | Node::NotNull(inner)
-                | Node::List { items: inner, .. }
-                | Node::Dict { values: inner, .. }
-                | Node::After { inner, .. }
-                | Node::Root { inner, .. }
-                | Node::Count { inner, .. } => reach(*inner)?,
-                Node::Tuple(items) => items.iter().try_for_each(|item| reach(*item))?,
-                Node::Tag { choices, .. } | Node::JsonType { choices } => choices.iter().try_for_each(|(_, choice)| reach(*choice))?,
-                Node::Model(model) => {
-                    model.fields.iter().try_for_each(|field| reach(field.node))?;
-                    model.extras.map_or(Ok(()), reach)?;
-                }
-                _ => {}
-            }
-        }
-        Ok(Reader { nodes, root })
-    }
-
-    /// The record read from `data` (checked under the strict profile first:
-    /// raises `JsonError`), or `None` where pydantic's path must decide.
-    fn read<'py>(&self, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
-        py.detach(|| strict::check_with(data, Limits { max_bytes })).map_err(|error| json_error(py, error))?;
-        let mut parser = Parser { input: data, pos: 0, py, keys: Keys::default() };
-        parser.ws();
-        Ok(parser.value(self, self.root).ok())
-    }
+pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    py.detach(|| strict::check_with(data, Limits { max_bytes })).map_err(|error| json_error(py, error))?;
+    let mut parser = Parser { input: data, pos: 0, py, keys: Keys::default() };
+    parser.ws();
+    Ok(parser.value(record, record.root).ok())
 }
 
 /// Short strings (object keys, and the values `any` reads) made into Python
@@ -569,7 +356,7 @@ impl<'a, 'py> Parser<'a, 'py> {
     }
 
     /// The value at the cursor as node `index` reads it, and the cursor past it and its whitespace.
-    fn value(&mut self, reader: &Reader, index: usize) -> Read<Bound<'py, PyAny>> {
+    fn value(&mut self, reader: &RecordType, index: usize) -> Read<Bound<'py, PyAny>> {
         let py = self.py;
         let value = match &reader.nodes[index] {
             Node::Alias(inner) => return self.value(reader, *inner),
@@ -722,7 +509,7 @@ impl<'a, 'py> Parser<'a, 'py> {
         Ok(value)
     }
 
-    fn model(&mut self, reader: &Reader, model: &ModelNode) -> Read<Bound<'py, PyAny>> {
+    fn model(&mut self, reader: &RecordType, model: &ModelNode) -> Read<Bound<'py, PyAny>> {
         let py = self.py;
         let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
         let extra = (model.extra == Extra::Allow).then(|| PyDict::new(py));
