@@ -241,3 +241,24 @@ def test_the_writer_keeps_pydantics_order_and_leaves_unset_fields_out() -> None:
     fresh = Evidence(id="a", session_id="s", kind="exit_code", payload=[1])
     assert fresh.to_json() == b'{"id":"a","session_id":"s","kind":"exit_code","payload":[1]}'
     assert fresh.to_json() == fresh._to_json_by_pydantic()
+
+
+def test_the_canonical_writer_orders_keys_by_utf16_as_the_reference_does() -> None:
+    record = json.loads(json.dumps(EVIDENCE))
+    # U+FFFF sorts after U+1F600 in UTF-8 and code points, before it in UTF-16 code units.
+    record["payload"] = {"z": [{"y": 1, "x": 2}], "A": None, "é": 1, "\uffff": 2, "\U0001f600": 3, "e": 4}
+    record["extension"]["zeta"] = {"b": True, "a": "\u2028"}
+    read = Evidence.from_json(json.dumps(record).encode())
+    core = _model._record_type(Evidence)
+    assert core is not None
+    digest = core.digest(read)
+    assert digest is not None
+    assert digest == read._digest_by_pydantic()
+    # An escaped key is left to the reference route; a float has no canonical form.
+    read.payload = {"tab\there": 1}
+    assert core.digest(read) is None
+    assert read.digest() == read._digest_by_pydantic()
+    read.payload = [1.5]
+    assert core.digest(read) is None
+    with pytest.raises(concord_runtime.CanonicalError):
+        read.digest()

@@ -1,6 +1,8 @@
-"""The base model and the field types generated code names."""
+"""The base model and the field types generated code names.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: pydantic evaluates the annotations of
+every base class for each model it builds, and a string annotation is compiled and
+evaluated again for each (four per generated class, 2% of a large registry's import)."""
 
 import json
 from collections.abc import Mapping
@@ -173,7 +175,7 @@ def _unmark_unread(record: Any, data: Any) -> None:
                 _unmark_unread(value, data[key])
 
 
-def _keep_unknown_keys_on_assignment(self: Model, name: str, value: Any) -> None:
+def _keep_unknown_keys_on_assignment(self: "Model", name: str, value: Any) -> None:
     """pydantic's validated assignment drops a kept unknown key spelled like a field's
     Python name; put it back, in its place."""
     kept = dict(self.__pydantic_extra__ or {})

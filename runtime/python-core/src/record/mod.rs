@@ -242,14 +242,14 @@ impl RecordType {
     /// serializer and the core's pass over its bytes must decide (a value
     /// the strict profile refuses, a value not of its field's type).
     fn write<'py>(&self, py: Python<'py>, record: &Bound<'py, PyAny>) -> Option<Bound<'py, PyBytes>> {
-        let bytes = write::write(self, record)?;
+        let bytes = write::write(self, record, false)?;
         Some(PyBytes::new(py, &bytes))
     }
 
     /// `record`'s digest as `digest()` gives it, or `None` as for `write`
     /// (also for a record with no canonical form: a float).
     fn digest(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> Option<String> {
-        let bytes = write::write(self, record)?;
-        py.detach(|| concord_runtime::canonical::digest_compact(&bytes).ok())
+        let canonical = write::write(self, record, true)?;
+        Some(py.detach(|| concord_runtime::canonical::digest_bytes(&canonical)))
     }
 }

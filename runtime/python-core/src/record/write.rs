@@ -28,11 +28,13 @@ impl From<PyErr> for Refused {
     }
 }
 
-pub(super) fn write(record_type: &RecordType, record: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+/// `record`'s bytes as `to_json` writes them; with `canonical`, its canonical
+/// form (RFC 8785: members in the UTF-16 order of their keys, no floats).
+pub(super) fn write(record_type: &RecordType, record: &Bound<'_, PyAny>, canonical: bool) -> Option<Vec<u8>> {
     if !record_type.writable {
         return None;
     }
-    let mut writer = Writer { out: Vec::with_capacity(256), depth: 0 };
+    let mut writer = Writer { out: Vec::with_capacity(256), depth: 0, canonical, scratch: Vec::new() };
     writer.value(record_type, record_type.root, record).ok()?;
     Some(writer.out)
 }
@@ -40,9 +42,90 @@ pub(super) fn write(record_type: &RecordType, record: &Bound<'_, PyAny>) -> Opti
 struct Writer {
     out: Vec<u8>,
     depth: usize,
+    canonical: bool,
+    scratch: Vec<u8>,
+}
+
+/// An object being written: where each member stands in the output, so that
+/// a canonical writer can move them into key order when they were not in it.
+struct Members {
+    places: Vec<Member>,
+    sorted: bool,
+}
+
+/// `"key":value` at `start..end` of the output; its key's text at `start + 1..colon - 1`.
+struct Member {
+    start: usize,
+    colon: usize,
+    end: usize,
 }
 
 impl Writer {
+    fn begin_object(&mut self) -> Result<Members, Refused> {
+        self.open(b'{')?;
+        Ok(Members { places: Vec::new(), sorted: true })
+    }
+
+    /// Before a member's key: its separator; returns where the member starts.
+    fn begin_member(&mut self, members: &Members) -> usize {
+        if !members.places.is_empty() {
+            self.out.push(b',');
+        }
+        self.out.len()
+    }
+
+    /// After a member's key (with its colon): in canonical order so far?
+    fn keyed(&mut self, members: &mut Members, start: usize) -> Written {
+        if self.canonical {
+            let colon = self.out.len();
+            let key = &self.out[start + 1..colon - 2];
+            if key.contains(&b'\\') {
+                return Err(Refused); // an escaped key: the reference route orders it
+            }
+            if let Some(last) = members.places.last() {
+                match utf16_cmp(&self.out[last.start + 1..last.colon - 2], key) {
+                    std::cmp::Ordering::Less => {}
+                    _ => members.sorted = false,
+                }
+            }
+            members.places.push(Member { start, colon, end: colon });
+        } else {
+            members.places.push(Member { start, colon: 0, end: 0 });
+        }
+        Ok(())
+    }
+
+    fn end_member(&mut self, members: &mut Members) {
+        if let Some(last) = members.places.last_mut() {
+            last.end = self.out.len();
+        }
+    }
+
+    fn end_object(&mut self, members: Members) -> Written {
+        if self.canonical && !members.sorted {
+            let mut places = members.places;
+            let out = &self.out;
+            places.sort_by(|a, b| utf16_cmp(&out[a.start + 1..a.colon - 2], &out[b.start + 1..b.colon - 2]));
+            if places.windows(2).any(|pair| utf16_cmp(&out[pair[0].start + 1..pair[0].colon - 2], &out[pair[1].start + 1..pair[1].colon - 2]).is_eq()) {
+                return Err(Refused); // a key twice
+            }
+            let begin = places.iter().map(|member| member.start).min().unwrap_or(self.out.len());
+            self.scratch.clear();
+            for (index, member) in places.iter().enumerate() {
+                if index > 0 {
+                    self.scratch.push(b',');
+                }
+                self.scratch.extend_from_slice(&self.out[member.start..member.end]);
+            }
+            self.out.truncate(begin);
+            let scratch = std::mem::take(&mut self.scratch);
+            self.out.extend_from_slice(&scratch);
+            self.scratch = scratch;
+        }
+        self.close(b'}');
+        Ok(())
+    }
+
     fn open(&mut self, byte: u8) -> Written {
         if self.depth == MAX_DEPTH {
             return Err(Refused);
@@ -72,17 +155,16 @@ impl Writer {
 
     /// An object of a dict's entries (string keys), each value written by `each`.
     fn object<'py>(&mut self, dict: &Bound<'py, PyDict>, mut each: impl FnMut(&mut Self, &Bound<'py, PyAny>) -> Written) -> Written {
-        self.open(b'{')?;
-        for (at, (key, item)) in dict.iter().enumerate() {
-            if at > 0 {
-                self.out.push(b',');
-            }
+        let mut members = self.begin_object()?;
+        for (key, item) in dict.iter() {
+            let start = self.begin_member(&members);
             self.string(&key)?;
             self.out.push(b':');
+            self.keyed(&mut members, start)?;
             each(self, &item)?;
+            self.end_member(&mut members);
         }
-        self.close(b'}');
-        Ok(())
+        self.end_object(members)
     }
 
     fn string(&mut self, value: &Bound<'_, PyAny>) -> Written {
@@ -117,7 +199,8 @@ impl Writer {
 
     fn float(&mut self, value: &Bound<'_, PyAny>) -> Written {
         let number = value.cast_exact::<PyFloat>().map_err(|_| Refused)?.value();
-        if !number.is_finite() || (number == 0.0 && number.is_sign_negative()) {
+        // A float has no canonical form (`jcs-rfc8785-integer-v1`): pydantic's path says so.
+        if self.canonical || !number.is_finite() || (number == 0.0 && number.is_sign_negative()) {
             return Err(Refused);
         }
         float::write(&mut self.out, number);
@@ -244,8 +327,7 @@ impl Writer {
         let dict = dict.cast_exact::<PyDict>().map_err(|_| Refused)?;
         let set = value.getattr(intern!(py, "__pydantic_fields_set__"))?;
         let set = set.cast_exact::<PySet>().map_err(|_| Refused)?;
-        self.open(b'{')?;
-        let mut first = true;
+        let mut members = self.begin_object()?;
         let mut written: Vec<usize> = Vec::with_capacity(model.fields.len());
         let mut next = 0;
         let count = model.fields.len();
@@ -261,13 +343,12 @@ impl Writer {
             };
             let at = (0..count).map(|offset| (next + offset) % count).find(|&at| same(at)).ok_or(Refused)?;
             next = at + 1;
-            if !first {
-                self.out.push(b',');
-            }
-            first = false;
             let field = &model.fields[at];
+            let start = self.begin_member(&members);
             self.out.extend_from_slice(&field.written);
+            self.keyed(&mut members, start)?;
             self.value(record_type, field.node, &item)?;
+            self.end_member(&mut members);
             written.push(at);
         }
         let extra = value.getattr(intern!(py, "__pydantic_extra__"))?;
@@ -278,22 +359,20 @@ impl Writer {
                 if written.iter().any(|&at| model.fields[at].key == text) {
                     return Err(Refused);
                 }
-                if !first {
-                    self.out.push(b',');
-                }
-                first = false;
+                let start = self.begin_member(&members);
                 self.string(&key)?;
                 self.out.push(b':');
+                self.keyed(&mut members, start)?;
                 match model.extras {
                     Some(node) => self.value(record_type, node, &item)?,
                     None => self.any(&item)?,
                 }
+                self.end_member(&mut members);
             }
         } else if !extra.is_none() {
             return Err(Refused);
         }
-        self.close(b'}');
-        Ok(())
+        self.end_object(members)
     }
 }
 
@@ -306,4 +385,13 @@ fn is_model_of(record_type: &RecordType, mut index: usize, value: &Bound<'_, PyA
             _ => return false,
         }
     }
+}
+
+/// RFC 8785's key order: the UTF-16 code units of two keys (UTF-8 bytes of Python strings).
+fn utf16_cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        return a.cmp(b);
+    }
+    let text = |bytes| std::str::from_utf8(bytes).unwrap_or_default();
+    text(a).encode_utf16().cmp(text(b).encode_utf16())
 }
