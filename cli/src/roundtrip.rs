@@ -434,9 +434,11 @@ fn roundtrip<T: Record>(bytes: &[u8]) -> concord_runtime::Value {
     }
 }
 
-/// The answer with `validate`'s verdict on the same bytes: `true`, or the refusal.
+/// The answer with the pinned schema's verdict on the same bytes, the engine's
+/// alone (not `Pinned::validate_json`, which trusts a record that reads):
+/// `true`, or the refusal.
 fn validated<T: concord_runtime::Pinned>(bytes: &[u8], mut answer: concord_runtime::Value) -> concord_runtime::Value {
-    answer["validated"] = match T::validate_json(bytes) {
+    answer["validated"] = match T::schema().validate_json(bytes) {
         Ok(()) => concord_runtime::Value::Bool(true),
         Err(error) => concord_runtime::Value::String(error.to_string()),
     };
