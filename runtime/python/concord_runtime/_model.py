@@ -150,7 +150,9 @@ def _unmark_unread(record: Any, data: Any) -> None:
     record beside the JSON it was read from; ``from_json`` calls it only when
     such a key may be in the input, so no class pays for it at import (a model
     validator would: it costs pydantic its schema reuse)."""
-    if isinstance(record, Model):
+    if isinstance(record, pydantic.RootModel):
+        _unmark_unread(record.root, data)
+    elif isinstance(record, Model):
         if not isinstance(data, dict):
             return
         fields = type(record).model_fields
@@ -196,6 +198,19 @@ class _Record:
     schema holds keywords no type expresses: ``not``, ``if``, ``contains``...)."""
 
     @classmethod
+    def _read_by_pydantic(cls, data: bytes) -> Self:
+        """pydantic's own read (raises ``pydantic.ValidationError``): by JSON names only, as
+        Rust reads, in a root model's records too; then the fix of ``_unmark_unread`` where
+        a kept key may be spelled like a field's Python name (a key may be escaped, ``\\u005f``:
+        then look closer too)."""
+        record = cast(type[pydantic.BaseModel], cls).model_validate_json(data, by_alias=True, by_name=False)
+        if _PYTHON_NAMES_AT_GROWTH_POINTS and (
+            b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS)
+        ):
+            _unmark_unread(record, json.loads(data))
+        return cast(Self, record)
+
+    @classmethod
     def _one_pass_difference(cls, data: bytes) -> str | None:
         """Where the one-pass reader's record of ``data`` differs from what pydantic's own path
         reads, or None (also where the reader leaves ``data`` to pydantic): the round-trip
@@ -210,7 +225,7 @@ class _Record:
         if record is None:
             return None
         try:
-            expected = cast(type[pydantic.BaseModel], cls).model_validate_json(data, by_alias=True, by_name=False)
+            expected = cls._read_by_pydantic(data)
         except pydantic.ValidationError as error:
             return f"the one-pass reader accepts what pydantic refuses: {error}"
         return _plan.difference(record, expected)
@@ -240,10 +255,9 @@ class _Record:
         return None
 
     @classmethod
-    def _read_json(cls, data: bytes | str, max_bytes: int) -> tuple[Self, bytes, bool]:
-        """The record, the bytes it was read from, and whether the one-pass reader built it:
-        under the strict profile, then its schema (and the assertion engine's check, when
-        its entry needs one)."""
+    def _read_json(cls, data: bytes | str, max_bytes: int) -> Self:
+        """The record, read under the strict profile, then its schema (and the assertion
+        engine's check, when its entry needs one): by the one-pass reader, else pydantic."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
         reader = _record_type(cls)
@@ -251,21 +265,19 @@ class _Record:
         if reader is not None:
             # Raises JsonError as strict.check does; None: pydantic's path decides.
             record = reader.read(data, max_bytes)
-        one_pass = record is not None
-        if not one_pass:
+        if record is None:
             if reader is None:
                 strict.check(data, max_bytes=max_bytes)
-            model = cast(type[pydantic.BaseModel], cls)
             try:
-                # By JSON names only, as Rust reads, in a root model's records too.
-                record = model.model_validate_json(data, by_alias=True, by_name=False)
+                record = cls._read_by_pydantic(data)
             except pydantic.ValidationError as error:
-                raise _record_error(error, data, model.__pydantic_core_schema__) from None
+                schema = cast(type[pydantic.BaseModel], cls).__pydantic_core_schema__
+                raise _record_error(error, data, schema) from None
         if cls.ASSERTED:
             note = cls.SCHEMA.first_note_json(data)
             if note is not None:
                 raise RecordError(note.pointer, f"{note.message} (schema {note.schema_path})")
-        return cast(Self, record), data, one_pass
+        return cast(Self, record)
 
     @classmethod
     def read_jsonl(cls, stream: IO[bytes], *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> batch.ReadOutcome[Self]:
@@ -379,16 +391,7 @@ class Model(_Record, pydantic.BaseModel):
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)
         and refuses anything its schema refuses (raises :class:`RecordError`)."""
-        record, data, one_pass = cls._read_json(data, max_bytes)
-        # A key may be escaped (`\u005f`): then look closer too. (The one-pass reader
-        # reads no type with such a growth point.)
-        if (
-            not one_pass
-            and _PYTHON_NAMES_AT_GROWTH_POINTS
-            and (b"\\u" in data or any(key in data for key in _PYTHON_NAMES_AT_GROWTH_POINTS))
-        ):
-            _unmark_unread(record, json.loads(data))
-        return record
+        return cls._read_json(data, max_bytes)
 
 
 class RootModel(_Record, pydantic.RootModel[T], Generic[T]):
@@ -409,4 +412,4 @@ class RootModel(_Record, pydantic.RootModel[T], Generic[T]):
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile, as :meth:`Model.from_json`."""
-        return cls._read_json(data, max_bytes)[0]
+        return cls._read_json(data, max_bytes)

@@ -214,10 +214,6 @@ class _Compiler:
             key = field.get("validation_alias", name)
             if not isinstance(key, str):
                 raise Unsupported("an alias path")
-            if extra == "allow" and key != name:
-                # pydantic marks such a field set when a kept key is its Python name
-                # (see _model._unmark_unread): pydantic's path and its fix.
-                raise Unsupported("a renamed field at a growth point")
             value = field["schema"]
             has_default = value["type"] == "default"
             written = field.get("serialization_alias", name)

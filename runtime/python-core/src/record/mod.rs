@@ -108,6 +108,8 @@ struct ModelNode {
 struct Field {
     /// The Python name, the key of `__dict__`.
     name: Py<PyString>,
+    /// The Python name when it is not the JSON name (at a growth point, a kept key may be spelled so).
+    renamed: Option<String>,
     /// The JSON name read.
     key: String,
     /// `"name":` as written (`serialization_alias`, which is the JSON name in generated code).
@@ -173,7 +175,10 @@ fn node(tuple: &Bound<'_, PyTuple>) -> PyResult<Node> {
                 let mut key = Vec::with_capacity(written.len() + 3);
                 concord_runtime::write_json_string(&mut key, &written);
                 key.push(b':');
+                let key_text: String = field.get_item(1)?.extract()?;
+                let python: String = name.extract()?;
                 fields.push(Field {
+                    renamed: (python != key_text).then_some(python),
                     name: name.unbind(),
                     written: key,
                     key: field.get_item(1)?.extract()?,

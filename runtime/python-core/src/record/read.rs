@@ -560,6 +560,7 @@ impl<'a, 'py> Parser<'a, 'py> {
                 }
             }
         }
+        let read: Vec<bool> = slots.iter().map(Option::is_some).collect();
         let dict = PyDict::new(py);
         let mut set_names: Vec<Bound<'py, PyString>> = Vec::with_capacity(slots.len() + extra_keys.len());
         for (field, slot) in model.fields.iter().zip(slots) {
@@ -572,7 +573,16 @@ impl<'a, 'py> Parser<'a, 'py> {
                 None => dict.set_item(name, field.default.as_ref().ok_or(Refused)?.bind(py))?,
             }
         }
-        set_names.extend(extra_keys);
+        // A kept key spelled like a renamed field's Python name: pydantic counts it as setting
+        // that field too (its issue 7700), and `_model._unmark_unread` takes that back when the
+        // field's own JSON name was not read. The set is the one that leaves.
+        for key in extra_keys {
+            let text = key.to_str()?;
+            let unread = model.fields.iter().zip(&read).any(|(field, &was)| !was && field.renamed.as_deref() == Some(text));
+            if !unread {
+                set_names.push(key);
+            }
+        }
         let instance = new_instance(model.class.bind(py))?;
         set(&instance, intern!(py, "__dict__"), &dict)?;
         match extra {
