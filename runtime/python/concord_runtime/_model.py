@@ -260,7 +260,9 @@ class _Record:
         engine's check, when its entry needs one): by the one-pass reader, else pydantic."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        reader = _record_type(cls)
+        reader = _RECORD_TYPES.get(cls, _UNKNOWN)  # inline: every read's path
+        if reader is _UNKNOWN:
+            reader = _record_type(cls)
         record: Any = None
         if reader is not None:
             # Raises JsonError as strict.check does; None: pydantic's path decides.

@@ -34,9 +34,23 @@ impl From<PyErr> for Refused {
     }
 }
 
+/// Inputs at least this long are checked with the GIL released; below it,
+/// releasing and taking it back costs more than the check.
+const DETACHED: usize = 64 * 1024;
+
 pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
-    py.detach(|| strict::check_with(data, Limits { max_bytes })).map_err(|error| json_error(py, error))?;
-    let mut parser = Parser { input: data, pos: 0, py, keys: Keys::default() };
+    let limits = Limits { max_bytes };
+    let checked = if data.len() >= DETACHED { py.detach(|| strict::check_with(data, limits)) } else { strict::check_with(data, limits) };
+    checked.map_err(|error| json_error(py, error))?;
+    // The type's string cache, kept from read to read; a read while another holds it (a check
+    // of the user's that reads a record, another thread while a check runs) keeps its own.
+    let mut own = Keys::default();
+    let mut shared = record.keys.try_lock().ok();
+    let keys = match shared.as_deref_mut() {
+        Some(keys) => keys,
+        None => &mut own,
+    };
+    let mut parser = Parser { input: data, pos: 0, py, keys };
     parser.ws();
     Ok(parser.value(record, record.root).ok())
 }
@@ -45,7 +59,7 @@ pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_b
 /// strings once, by their bytes: records repeat them, as pydantic's own
 /// string cache knows (its `cache_strings`).
 #[derive(Default)]
-struct Keys {
+pub(super) struct Keys {
     slots: Vec<Option<Cached>>,
 }
 
@@ -75,14 +89,14 @@ impl Keys {
     }
 }
 
-struct Parser<'a, 'py> {
+struct Parser<'a, 'py, 'k> {
     input: &'a [u8],
     pos: usize,
     py: Python<'py>,
-    keys: Keys,
+    keys: &'k mut Keys,
 }
 
-impl<'a, 'py> Parser<'a, 'py> {
+impl<'a, 'py> Parser<'a, 'py, '_> {
     fn ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.input.get(self.pos) {
             self.pos += 1;
