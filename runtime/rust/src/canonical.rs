@@ -55,6 +55,9 @@ impl From<JsonError> for CanonicalError {
 
 mod compact;
 
+#[doc(hidden)]
+pub use compact::Members;
+
 /// The canonical form of JSON as `to_json` writes it (compact, strings
 /// escaped the canonical way): `None` when it has none or the input is not
 /// of that form, and [`canonicalize`] decides and explains. Much faster than

@@ -11,6 +11,7 @@
 //! nesting past the reader's limit, a value of another type) gives `None`.
 
 use super::{ModelNode, Node, RecordType};
+use concord_runtime::canonical::Members;
 use concord_runtime::float;
 use concord_runtime::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
 use pyo3::intern;
@@ -34,7 +35,7 @@ pub(super) fn write(record_type: &RecordType, record: &Bound<'_, PyAny>, canonic
     if !record_type.writable {
         return None;
     }
-    let mut writer = Writer { out: Vec::with_capacity(256), depth: 0, canonical, scratch: Vec::new() };
+    let mut writer = Writer { out: Vec::with_capacity(256), depth: 0, canonical, members: Vec::new(), scratch: Vec::new() };
     writer.value(record_type, record_type.root, record).ok()?;
     Some(writer.out)
 }
@@ -42,85 +43,58 @@ pub(super) fn write(record_type: &RecordType, record: &Bound<'_, PyAny>, canonic
 struct Writer {
     out: Vec<u8>,
     depth: usize,
+    /// The canonical form (RFC 8785): each object's members moved into key order.
     canonical: bool,
+    /// The members of each open object, by depth (reused across objects; canonical only).
+    members: Vec<Members>,
     scratch: Vec<u8>,
 }
 
-/// An object being written: where each member stands in the output, so that
-/// a canonical writer can move them into key order when they were not in it.
-struct Members {
-    places: Vec<Member>,
-    sorted: bool,
-}
-
-/// `"key":value` at `start..end` of the output; its key's text at `start + 1..colon - 1`.
-struct Member {
-    start: usize,
-    colon: usize,
-    end: usize,
+/// An object being written: whether a member was, and (canonical) where each stands.
+struct Object {
+    depth: usize,
+    first: bool,
 }
 
 impl Writer {
-    fn begin_object(&mut self) -> Result<Members, Refused> {
+    fn begin_object(&mut self) -> Result<Object, Refused> {
         self.open(b'{')?;
-        Ok(Members { places: Vec::new(), sorted: true })
+        let depth = self.depth;
+        if self.canonical {
+            if self.members.len() <= depth {
+                self.members.resize_with(depth + 1, Members::default);
+            }
+            self.members[depth].clear();
+        }
+        Ok(Object { depth, first: true })
     }
 
     /// Before a member's key: its separator; returns where the member starts.
-    fn begin_member(&mut self, members: &Members) -> usize {
-        if !members.places.is_empty() {
+    fn begin_member(&mut self, object: &mut Object) -> usize {
+        if !object.first {
             self.out.push(b',');
         }
+        object.first = false;
         self.out.len()
     }
 
-    /// After a member's key (with its colon): in canonical order so far?
-    fn keyed(&mut self, members: &mut Members, start: usize) -> Written {
+    /// After a member's key (with its colon).
+    fn keyed(&mut self, object: &Object, start: usize) -> Written {
         if self.canonical {
-            let colon = self.out.len();
-            let key = &self.out[start + 1..colon - 2];
-            if key.contains(&b'\\') {
-                return Err(Refused); // an escaped key: the reference route orders it
-            }
-            if let Some(last) = members.places.last() {
-                match utf16_cmp(&self.out[last.start + 1..last.colon - 2], key) {
-                    std::cmp::Ordering::Less => {}
-                    _ => members.sorted = false,
-                }
-            }
-            members.places.push(Member { start, colon, end: colon });
-        } else {
-            members.places.push(Member { start, colon: 0, end: 0 });
+            self.members[object.depth].keyed(&self.out, start).ok_or(Refused)?;
         }
         Ok(())
     }
 
-    fn end_member(&mut self, members: &mut Members) {
-        if let Some(last) = members.places.last_mut() {
-            last.end = self.out.len();
+    fn end_member(&mut self, object: &Object) {
+        if self.canonical {
+            self.members[object.depth].ended(self.out.len());
         }
     }
 
-    fn end_object(&mut self, members: Members) -> Written {
-        if self.canonical && !members.sorted {
-            let mut places = members.places;
-            let out = &self.out;
-            places.sort_by(|a, b| utf16_cmp(&out[a.start + 1..a.colon - 2], &out[b.start + 1..b.colon - 2]));
-            if places.windows(2).any(|pair| utf16_cmp(&out[pair[0].start + 1..pair[0].colon - 2], &out[pair[1].start + 1..pair[1].colon - 2]).is_eq()) {
-                return Err(Refused); // a key twice
-            }
-            let begin = places.iter().map(|member| member.start).min().unwrap_or(self.out.len());
-            self.scratch.clear();
-            for (index, member) in places.iter().enumerate() {
-                if index > 0 {
-                    self.scratch.push(b',');
-                }
-                self.scratch.extend_from_slice(&self.out[member.start..member.end]);
-            }
-            self.out.truncate(begin);
-            let scratch = std::mem::take(&mut self.scratch);
-            self.out.extend_from_slice(&scratch);
-            self.scratch = scratch;
+    fn end_object(&mut self, object: Object) -> Written {
+        if self.canonical {
+            self.members[object.depth].order(&mut self.out, &mut self.scratch).ok_or(Refused)?;
         }
         self.close(b'}');
         Ok(())
@@ -155,16 +129,16 @@ impl Writer {
 
     /// An object of a dict's entries (string keys), each value written by `each`.
     fn object<'py>(&mut self, dict: &Bound<'py, PyDict>, mut each: impl FnMut(&mut Self, &Bound<'py, PyAny>) -> Written) -> Written {
-        let mut members = self.begin_object()?;
+        let mut object = self.begin_object()?;
         for (key, item) in dict.iter() {
-            let start = self.begin_member(&members);
+            let start = self.begin_member(&mut object);
             self.string(&key)?;
             self.out.push(b':');
-            self.keyed(&mut members, start)?;
+            self.keyed(&object, start)?;
             each(self, &item)?;
-            self.end_member(&mut members);
+            self.end_member(&object);
         }
-        self.end_object(members)
+        self.end_object(object)
     }
 
     fn string(&mut self, value: &Bound<'_, PyAny>) -> Written {
@@ -327,7 +301,7 @@ impl Writer {
         let dict = dict.cast_exact::<PyDict>().map_err(|_| Refused)?;
         let set = value.getattr(intern!(py, "__pydantic_fields_set__"))?;
         let set = set.cast_exact::<PySet>().map_err(|_| Refused)?;
-        let mut members = self.begin_object()?;
+        let mut object = self.begin_object()?;
         let mut written: Vec<usize> = Vec::with_capacity(model.fields.len());
         let mut next = 0;
         let count = model.fields.len();
@@ -344,11 +318,11 @@ impl Writer {
             let at = (0..count).map(|offset| (next + offset) % count).find(|&at| same(at)).ok_or(Refused)?;
             next = at + 1;
             let field = &model.fields[at];
-            let start = self.begin_member(&members);
+            let start = self.begin_member(&mut object);
             self.out.extend_from_slice(&field.written);
-            self.keyed(&mut members, start)?;
+            self.keyed(&object, start)?;
             self.value(record_type, field.node, &item)?;
-            self.end_member(&mut members);
+            self.end_member(&object);
             written.push(at);
         }
         let extra = value.getattr(intern!(py, "__pydantic_extra__"))?;
@@ -359,20 +333,20 @@ impl Writer {
                 if written.iter().any(|&at| model.fields[at].key == text) {
                     return Err(Refused);
                 }
-                let start = self.begin_member(&members);
+                let start = self.begin_member(&mut object);
                 self.string(&key)?;
                 self.out.push(b':');
-                self.keyed(&mut members, start)?;
+                self.keyed(&object, start)?;
                 match model.extras {
                     Some(node) => self.value(record_type, node, &item)?,
                     None => self.any(&item)?,
                 }
-                self.end_member(&mut members);
+                self.end_member(&object);
             }
         } else if !extra.is_none() {
             return Err(Refused);
         }
-        self.end_object(members)
+        self.end_object(object)
     }
 }
 
@@ -385,13 +359,4 @@ fn is_model_of(record_type: &RecordType, mut index: usize, value: &Bound<'_, PyA
             _ => return false,
         }
     }
-}
-
-/// RFC 8785's key order: the UTF-16 code units of two keys (UTF-8 bytes of Python strings).
-fn utf16_cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    if a.is_ascii() && b.is_ascii() {
-        return a.cmp(b);
-    }
-    let text = |bytes| std::str::from_utf8(bytes).unwrap_or_default();
-    text(a).encode_utf16().cmp(text(b).encode_utf16())
 }

@@ -21,12 +21,93 @@ pub fn canonical(input: &[u8]) -> Option<Vec<u8>> {
     Some(writer.out)
 }
 
-/// One member of an object as written: its key (without quotes, as escaped)
-/// and where `"key":value` stands in the output.
+/// The members of one object as a writer writes them into its output, each
+/// `"key":value` already canonical, in the order they come: moved into key
+/// order afterwards when they were not in it, so that no writer needs a
+/// tree. Used here and by the Python core's writer, which writes the
+/// canonical form of a record straight from its models.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct Members {
+    places: Vec<Member>,
+    sorted: bool,
+}
+
+/// `"key":value` at `start..end` of the output, its colon at `colon - 1`.
 struct Member {
-    key: (usize, usize),
     start: usize,
+    colon: usize,
     end: usize,
+}
+
+impl Members {
+    /// Ready for the next object.
+    pub fn clear(&mut self) {
+        self.places.clear();
+        self.sorted = true;
+    }
+
+    /// After a member's `"key":` was written to `out` from `start` on; `None`
+    /// for a key equal to the one before (a key twice) or one that does not decode.
+    pub fn keyed(&mut self, out: &[u8], start: usize) -> Option<()> {
+        let member = Member { start, colon: out.len(), end: out.len() };
+        if let Some(last) = self.places.last() {
+            match member_cmp(out, last, &member)? {
+                Ordering::Less => {}
+                Ordering::Equal => return None,
+                Ordering::Greater => self.sorted = false,
+            }
+        }
+        self.places.push(member);
+        Some(())
+    }
+
+    /// After the member's value: where it ends.
+    pub fn ended(&mut self, end: usize) {
+        if let Some(last) = self.places.last_mut() {
+            last.end = end;
+        }
+    }
+
+    /// Moves the members written to `out` into key order when they are not
+    /// in it (`scratch` is reused); `None` for a key twice.
+    pub fn order(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) -> Option<()> {
+        if self.sorted {
+            return Some(());
+        }
+        let order = |a: &Member, b: &Member| member_cmp(out, a, b);
+        let mut unordered = false;
+        self.places.sort_by(|a, b| {
+            let found = order(a, b);
+            unordered |= found.is_none();
+            found.unwrap_or(Ordering::Equal)
+        });
+        if unordered || self.places.windows(2).any(|pair| order(&pair[0], &pair[1]) != Some(Ordering::Less)) {
+            return None; // a key twice, or a key that does not decode
+        }
+        let begin = self.places.iter().map(|member| member.start).min()?;
+        scratch.clear();
+        for (index, member) in self.places.iter().enumerate() {
+            if index > 0 {
+                scratch.push(b',');
+            }
+            scratch.extend_from_slice(&out[member.start..member.end]);
+        }
+        out.truncate(begin);
+        out.extend_from_slice(scratch);
+        Some(())
+    }
+}
+
+/// RFC 8785 order of two members' keys as written: ASCII keys without
+/// escapes (nearly all) by their bytes, any other as [`key_cmp`] decodes it.
+fn member_cmp(out: &[u8], a: &Member, b: &Member) -> Option<Ordering> {
+    let (a, b) = (&out[a.start + 1..a.colon - 2], &out[b.start + 1..b.colon - 2]);
+    let plain = |key: &[u8]| key.iter().all(|&byte| byte.is_ascii() && byte != b'\\');
+    if plain(a) && plain(b) {
+        return Some(a.cmp(b));
+    }
+    key_cmp(std::str::from_utf8(a).ok()?, std::str::from_utf8(b).ok()?)
 }
 
 /// Copies the input to the output in one pass, each value as it comes; an
@@ -39,7 +120,7 @@ struct Writer<'a> {
     pos: usize,
     out: Vec<u8>,
     /// The members of each open object, by depth (reused across objects).
-    members: Vec<Vec<Member>>,
+    members: Vec<Members>,
     scratch: Vec<u8>,
 }
 
@@ -116,33 +197,25 @@ impl Writer<'_> {
             return Some(());
         }
         if self.members.len() <= depth {
-            self.members.resize_with(depth + 1, Vec::new);
+            self.members.resize_with(depth + 1, Members::default);
         }
         let mut members = std::mem::take(&mut self.members[depth]);
         members.clear();
-        let mut sorted = true;
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return None;
             }
             let start = self.out.len();
-            let key_start = self.pos + 1;
+            let quote = self.pos;
             self.pos = self.string_end()?;
-            let key = (key_start, self.pos - 1);
             if self.bytes.get(self.pos) != Some(&b':') {
                 return None;
             }
-            self.out.extend_from_slice(&self.bytes[key_start - 1..=self.pos]);
+            self.out.extend_from_slice(&self.bytes[quote..=self.pos]);
             self.pos += 1;
+            members.keyed(&self.out, start)?;
             self.value(depth + 1)?;
-            if let Some(last) = members.last() {
-                match key_cmp(&self.text[last.key.0..last.key.1], &self.text[key.0..key.1])? {
-                    Ordering::Less => {}
-                    Ordering::Equal => return None, // a key twice
-                    Ordering::Greater => sorted = false,
-                }
-            }
-            members.push(Member { key, start, end: self.out.len() });
+            members.ended(self.out.len());
             match *self.bytes.get(self.pos)? {
                 b',' => self.out.push(b','),
                 b'}' => break,
@@ -151,29 +224,7 @@ impl Writer<'_> {
             self.pos += 1;
         }
         self.pos += 1;
-        if !sorted {
-            let text = self.text;
-            let order = |a: &Member, b: &Member| key_cmp(&text[a.key.0..a.key.1], &text[b.key.0..b.key.1]);
-            let mut unordered = false;
-            members.sort_by(|a, b| {
-                let found = order(a, b);
-                unordered |= found.is_none();
-                found.unwrap_or(Ordering::Equal)
-            });
-            if unordered || members.windows(2).any(|pair| order(&pair[0], &pair[1]) != Some(Ordering::Less)) {
-                return None; // a key twice, or a key that does not decode
-            }
-            let begin = members.iter().map(|member| member.start).min()?;
-            self.scratch.clear();
-            for (index, member) in members.iter().enumerate() {
-                if index > 0 {
-                    self.scratch.push(b',');
-                }
-                self.scratch.extend_from_slice(&self.out[member.start..member.end]);
-            }
-            self.out.truncate(begin);
-            self.out.extend_from_slice(&self.scratch);
-        }
+        members.order(&mut self.out, &mut self.scratch)?;
         self.out.push(b'}');
         self.members[depth] = members;
         Some(())
