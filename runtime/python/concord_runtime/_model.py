@@ -325,6 +325,8 @@ class _Record:
         return self._digest_by_pydantic()
 
     def _digest_by_pydantic(self) -> str:
+        """pydantic's serializer, then the core's canonical form of its bytes: what the
+        one-pass writer's digest must equal, and what names a record that has none."""
         try:
             dump = self._dump()
         except pydantic_core.PydanticSerializationError:

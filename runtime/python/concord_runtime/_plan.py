@@ -179,19 +179,17 @@ class _Compiler:
             raise Unsupported("a model that is not strict")
         cls = schema["cls"]
         inner = schema["schema"]
-        version = count = None
-        # A versioned envelope's check and an object's property count (concord_runtime.checks)
-        # stand around the fields; the reader applies them from their marks.
-        while inner["type"] in ("function-before", "function-wrap"):
+        version = None
+        # A versioned envelope's check (concord_runtime.checks.version_check) stands around the
+        # fields; the reader applies it from its mark. (A "wrap" or "after" model validator,
+        # such as the property count, stands around the model: a node of its own.)
+        if inner["type"] == "function-before":
             self.only(inner, "function", "schema", "json_schema_input_schema")
             function = inner["function"]["function"]
-            if inner["type"] == "function-before" and hasattr(function, "concord_version"):
-                field, supported = function.concord_version
-                version = (field, list(supported))
-            elif inner["type"] == "function-wrap" and hasattr(function, "concord_properties"):
-                count = function.concord_properties
-            else:
-                raise Unsupported(f"a model validator ({inner['type']})")
+            if not hasattr(function, "concord_version"):
+                raise Unsupported("a before model validator")
+            field, supported = function.concord_version
+            version = (field, list(supported))
             inner = inner["schema"]
         if schema.get("root_model"):
             return ("root", cls, self.node(inner))
@@ -218,7 +216,7 @@ class _Compiler:
             has_default = value["type"] == "default"
             written = field.get("serialization_alias", name)
             fields.append((name, key, self.node(value), has_default, value.get("default"), written))
-        return ("model", cls, fields, extra, version, count, extras)
+        return ("model", cls, fields, extra, version, extras)
 
 
 def record_type_of(cls: type, refuse_null: Callable[[Any], Any]) -> _core.RecordType:

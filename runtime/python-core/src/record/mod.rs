@@ -19,9 +19,10 @@ use pyo3::types::{PyBytes, PyString, PyTuple, PyType};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// FNV-1a: keys are a model's own property names, short and not chosen by an
-/// attacker of this table (the input's keys only look it up), so the std
-/// hasher's protection buys nothing and costs a tenth of a small record's read.
+/// FNV-1a, for the reader's own tables (a model's fields by key, its string
+/// cache): their keys are short, and an input can only look them up, never
+/// add to them (the cache evicts), so the std hasher's protection buys
+/// nothing and cost a tenth of a small record's read.
 #[derive(Default)]
 struct Fnv(u64);
 
@@ -118,8 +119,6 @@ struct ModelNode {
     extra: Extra,
     /// A versioned envelope: its version property and the versions read.
     version: Option<(usize, Vec<i64>)>,
-    /// `minProperties`/`maxProperties`: every key of the input counts.
-    count: Option<(Option<usize>, Option<usize>)>,
     /// How kept unknown keys' values are read (`__pydantic_extra__: dict[str, T]`); any JSON value when `None`.
     extras: Option<usize>,
     /// The fields by key, for a model with many.
@@ -222,10 +221,9 @@ fn node(tuple: &Bound<'_, PyTuple>) -> PyResult<Node> {
                     Some((field, versions))
                 }
             };
-            let count = at(5)?.extract()?;
-            let extras = at(6)?.extract()?;
+            let extras = at(5)?.extract()?;
             let index = (fields.len() > 8).then(|| fields.iter().enumerate().map(|(at, field)| (field.key.clone(), at)).collect());
-            Node::Model(Box::new(ModelNode { class, fields, extra, version, count, extras, index }))
+            Node::Model(Box::new(ModelNode { class, fields, extra, version, extras, index }))
         }
         other => return Err(PyValueError::new_err(format!("unknown reader node {other:?}"))),
     })

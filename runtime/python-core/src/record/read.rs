@@ -7,7 +7,7 @@
 //! well-formed JSON: no duplicate keys, no lone surrogates, safe integers,
 //! finite numbers.
 
-use super::{Extra, ModelNode, Node, RecordType};
+use super::{Extra, Fnv, ModelNode, Node, RecordType};
 use crate::json_error;
 use concord_runtime::strict::{self, Limits};
 use pyo3::exceptions::PyValueError;
@@ -16,6 +16,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySet, PyString, PyTuple, PyType};
 use std::borrow::Cow;
+use std::hash::Hasher;
 
 /// A refusal, or an error a check raised: either way pydantic's path decides.
 struct Refused;
@@ -76,8 +77,9 @@ impl Keys {
         if self.slots.is_empty() {
             self.slots.resize_with(Self::SIZE, || None);
         }
-        let hash = raw.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3));
-        let slot = &mut self.slots[(hash as usize) % Self::SIZE];
+        let mut hasher = Fnv::default();
+        hasher.write(raw);
+        let slot = &mut self.slots[(hasher.finish() as usize) % Self::SIZE];
         if let Some((bytes, string)) = slot {
             if **bytes == *raw {
                 return string.bind(py).clone();
@@ -528,12 +530,10 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
         let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
         let extra = (model.extra == Extra::Allow).then(|| PyDict::new(py));
         let mut extra_keys: Vec<Bound<'py, PyString>> = Vec::new();
-        let mut members = 0;
         // Properties usually come in the order the schema lists them.
         let mut next = 0;
         let count = model.fields.len();
         self.object(|parser, key, raw| {
-            members += 1;
             // The next field first; a large model by its index, a small one by a look round.
             let found = if count > 0 && model.fields[next % count].key == key {
                 Some(next % count)
@@ -562,11 +562,6 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 None => parser.skip(),
             }
         })?;
-        if let Some((min, max)) = model.count {
-            if min.is_some_and(|min| members < min) || max.is_some_and(|max| members > max) {
-                return Err(Refused);
-            }
-        }
         if let Some((field, versions)) = &model.version {
             if let Some(version) = &slots[*field] {
                 if !versions.contains(&version.extract::<i64>()?) {
