@@ -6,7 +6,7 @@ evaluated again for each (four per generated class, 2% of a large registry's imp
 
 import json
 from collections.abc import Mapping
-from typing import IO, Annotated, Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import IO, TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeAlias, TypeVar, cast
 
 import pydantic
 import pydantic_core
@@ -20,57 +20,91 @@ __all__ = ["Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 T = TypeVar("T")
 
 
-class _SafeInteger:
-    """The core schema of :data:`Int64`, given directly: a ``pydantic.Field``
-    inside ``Annotated`` costs a field-info merge at every use."""
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: pydantic.GetCoreSchemaHandler
-    ) -> pydantic_core.CoreSchema:
-        return pydantic_core.core_schema.int_schema(strict=True, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
-
-
-Int64 = Annotated[int, _SafeInteger()]
-"""A JSON integer within ±(2^53-1), the range the strict profile reads and both languages
-write: ``1.0``, ``"7"`` and ``true`` are refused."""
-
-
-class _AnyString:
-    """The core schema of :data:`OpenEnum`: any JSON string, kept as it is. The annotated
-    union only names the known values for readers and type checkers: validated as a union,
-    a refusal would point inside its first member instead of at the value."""
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: pydantic.GetCoreSchemaHandler
-    ) -> pydantic_core.CoreSchema:
-        return pydantic_core.core_schema.str_schema(strict=True)
-
-
-OpenEnum = Annotated[T | str, _AnyString()]
-"""An open enum (``"x-open-enum": true``), as ``OpenEnum[Literal["a", "b"]]``: any JSON string,
-the known ones listed; the value is the ``str`` read, written back unchanged. A number, an
-object, an array or ``null`` is refused, as in Rust."""
-
-
 def _refuse_null(value: Any) -> Any:
     if value is None:
         raise ValueError("null is not allowed here: the property may be absent, but its type is not nullable")
     return value
 
 
-class _RefuseNull:
-    """``pydantic.BeforeValidator(_refuse_null)``, built without inspecting the
-    function's signature for every field: at thousands of fields that
-    inspection was a third of the time it takes to import a registry."""
+class _Form:
+    """What ``NotNull[X]`` and ``OpenEnum[X]`` are when a module runs: ``X``, given to pydantic
+    with the core schema it stands for."""
 
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: pydantic.GetCoreSchemaHandler
-    ) -> pydantic_core.CoreSchema:
-        return pydantic_core.core_schema.no_info_before_validator_function(_refuse_null, handler(source))
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __class_getitem__(cls, inner: Any) -> Any:
+        return cls(inner)
+
+    def __repr__(self) -> str:
+        inner = self.inner
+        named = inner.__qualname__ if isinstance(inner, type) else repr(inner)
+        return f"concord_runtime.{type(self).__name__}[{named}]"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Form) and type(other) is type(self) and other.inner == self.inner
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.inner))
 
 
-NotNull = Annotated[T | None, _RefuseNull()]
-"""An optional property whose type is not nullable: absent gives ``None``, an explicit ``null`` is refused."""
+# The field types generated code names. Type checkers read the aliases; when a module runs,
+# each is an object that gives pydantic its core schema directly. As `typing.Annotated`
+# aliases, each use substituted a type variable into a new union that pydantic took apart
+# again, and went through pydantic's handling of annotations: together more than a quarter
+# of the time a large registry took to import (docs/performance.md).
+if TYPE_CHECKING:
+    Int64: TypeAlias = int
+    """A JSON integer within ±(2^53-1), the range the strict profile reads and both
+    languages write: ``1.0``, ``"7"`` and ``true`` are refused."""
+
+    OpenEnum: TypeAlias = T | str
+    """An open enum (``"x-open-enum": true``), as ``OpenEnum[Literal["a", "b"]]``: any JSON
+    string, the known ones listed; the value is the ``str`` read, written back unchanged. A
+    number, an object, an array or ``null`` is refused, as in Rust."""
+
+    NotNull: TypeAlias = T | None
+    """An optional property whose type is not nullable, as ``NotNull[int]``: absent gives
+    ``None``, an explicit ``null`` is refused."""
+else:
+
+    class Int64:
+        """A JSON integer within ±(2^53-1), the range the strict profile reads and both
+        languages write: ``1.0``, ``"7"`` and ``true`` are refused."""
+
+        @classmethod
+        def __get_pydantic_core_schema__(
+            cls, source: Any, handler: pydantic.GetCoreSchemaHandler
+        ) -> pydantic_core.CoreSchema:
+            return pydantic_core.core_schema.int_schema(strict=True, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
+
+    class OpenEnum(_Form):
+        """An open enum (``"x-open-enum": true``), as ``OpenEnum[Literal["a", "b"]]``: any JSON
+        string, the known ones listed; the value is the ``str`` read, written back unchanged."""
+
+        def __get_pydantic_core_schema__(
+            self, source: Any, handler: pydantic.GetCoreSchemaHandler
+        ) -> pydantic_core.CoreSchema:
+            # Not validated as the union it names: a refusal would point inside its
+            # first member instead of at the value.
+            return pydantic_core.core_schema.str_schema(strict=True)
+
+    class NotNull(_Form):
+        """An optional property whose type is not nullable, as ``NotNull[int]``: absent gives
+        ``None``, an explicit ``null`` is refused."""
+
+        def __get_pydantic_core_schema__(
+            self, source: Any, handler: pydantic.GetCoreSchemaHandler
+        ) -> pydantic_core.CoreSchema:
+            # What pydantic makes of `Annotated[inner | None, BeforeValidator(_refuse_null)]`,
+            # written out: pydantic_core's helpers filter their arguments at every call.
+            return {
+                "type": "function-before",
+                "function": {"type": "no-info", "function": _refuse_null},
+                "schema": {"type": "nullable", "schema": handler.generate_schema(self.inner)},
+            }
 
 
 def _pointer(location: tuple[int | str, ...]) -> str:
@@ -380,12 +414,13 @@ class Model(_Record, pydantic.BaseModel):
         super().__init_subclass__(**kwargs)
         # A growth point (extra="allow") with a field whose Python name differs
         # from its JSON name: see _unmark_unread and _keep_unknown_keys_on_assignment.
-        config = cls.__dict__.get("model_config", {})
+        if cls.__dict__.get("model_config", {}).get("extra") != "allow":
+            return
         renamed = any(
             isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name)
             for name, value in cls.__dict__.items()
         )
-        if config.get("extra") == "allow" and renamed:
+        if renamed:
             for name, value in cls.__dict__.items():
                 if isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name):
                     _PYTHON_NAMES_AT_GROWTH_POINTS.add(json.dumps(name).encode())

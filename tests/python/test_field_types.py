@@ -1,0 +1,94 @@
+"""The field types generated code names (``Int64``, ``NotNull[X]``, ``OpenEnum[X]``) give
+pydantic their core schemas directly, to spare the import pydantic's handling of
+``typing.Annotated``: each must stay exactly what pydantic makes of the annotation it
+stands for, on every shape of ``X``, whatever pydantic's release."""
+
+import re
+from typing import Annotated, Any, Literal
+
+import pydantic
+import pydantic_core
+import pytest
+from concord_runtime import Int64, Model, NotNull, OpenEnum, _model
+from concord_runtime._json import MAX_SAFE_INTEGER
+
+# The annotations these stand for, spelled as pydantic documents them.
+SAFE = pydantic_core.core_schema.int_schema(strict=True, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
+
+
+class _Exactly:
+    def __init__(self, schema: pydantic_core.CoreSchema) -> None:
+        self.schema = schema
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: pydantic.GetCoreSchemaHandler) -> Any:
+        return self.schema
+
+
+class _AnyString:
+    def __get_pydantic_core_schema__(self, source: Any, handler: pydantic.GetCoreSchemaHandler) -> Any:
+        return pydantic_core.core_schema.str_schema(strict=True)
+
+
+PlainInt64 = Annotated[int, _Exactly(SAFE)]
+# The forms as values: what a module runs, not what type checkers read.
+NOT_NULL: Any = NotNull
+OPEN_ENUM: Any = OpenEnum
+
+
+class Inner(Model):
+    value: str
+
+
+INNERS: list[tuple[Any, Any]] = [
+    (str, str),
+    (float, float),
+    (bool, bool),
+    (Int64, PlainInt64),
+    (list[Int64], list[PlainInt64]),
+    (dict[str, Int64], dict[str, PlainInt64]),
+    (Literal["a", "b"], Literal["a", "b"]),
+    (Inner, Inner),
+    (list[Inner], list[Inner]),
+    (Annotated[Int64, pydantic.Field(ge=0)], Annotated[PlainInt64, pydantic.Field(ge=0)]),
+    (OPEN_ENUM[Literal["x"]], Annotated[Literal["x"] | str, _AnyString()]),
+]
+
+
+def _shown(annotation: Any) -> str:
+    """The core schema of a model holding one field of ``annotation``, as text without the
+    parts that name the model itself."""
+
+    class Holder(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(strict=True)
+        field: annotation = None
+
+    text = repr(Holder.__pydantic_core_schema__["schema"]["fields"])
+    return re.sub(r":\d+", ":N", text)
+
+
+@pytest.mark.parametrize(("inner", "plain"), INNERS, ids=lambda value: repr(value)[:40])
+def test_not_null_is_the_annotated_union_with_a_refusal_of_null(inner: Any, plain: Any) -> None:
+    expected = Annotated[plain | None, pydantic.BeforeValidator(_model._refuse_null)]
+    assert _shown(NOT_NULL[inner]) == _shown(expected)
+
+
+@pytest.mark.parametrize(("inner", "plain"), INNERS, ids=lambda value: repr(value)[:40])
+def test_int64_and_open_enum_are_the_annotations_they_stand_for(inner: Any, plain: Any) -> None:
+    assert _shown(inner) == _shown(plain)
+
+
+def test_the_forms_read_as_what_they_stand_for() -> None:
+    class Record(Model):
+        NAME = "Record"
+        SCHEMA_DIGEST = "sha256:" + "0" * 64
+        count: NotNull[Int64] = None
+        kind: NotNull[OpenEnum[Literal["a"]]] = None
+
+    assert Record.model_validate_json(b'{"count": 3, "kind": "other"}').model_dump() == {"count": 3, "kind": "other"}
+    with pytest.raises(pydantic.ValidationError, match="null is not allowed here"):
+        Record.model_validate_json(b'{"count": null}')
+    with pytest.raises(pydantic.ValidationError, match="less than or equal"):
+        Record.model_validate_json(b'{"count": 9007199254740992}')
+    assert repr(NOT_NULL[Int64]) == "concord_runtime.NotNull[Int64]"
+    assert NOT_NULL[Int64] == NOT_NULL[Int64] and hash(NOT_NULL[str]) == hash(NOT_NULL[str])
+    assert NOT_NULL[Int64] != OPEN_ENUM[Int64]
