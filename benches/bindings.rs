@@ -478,8 +478,12 @@ fn main() {
             panic!("CONCORD_BENCH_PROFILE is `read|write|setup ClsArtifact|Evidence concord|hand`, not {routine:?}")
         };
         let passes = roots.iter().filter(|entry| entry.0 == root).flat_map(|entry| &entry.3);
+        // `CONCORD_BENCH_REPEAT=N` runs it N times, so that a sampling profiler sees the pass, not the set-up.
+        let repeat = std::env::var("CONCORD_BENCH_REPEAT").map_or(1, |n| n.parse().expect("CONCORD_BENCH_REPEAT is a count"));
         if let Some(pass) = passes.into_iter().find(|pass| pass.operation == operation && pass.concord == (side == "concord")) {
-            run_once(pass);
+            for _ in 0..repeat {
+                run_once(pass);
+            }
         }
         return;
     }

@@ -1,6 +1,6 @@
 """Throughput of generated models' ``from_json``, ``to_json`` and ``digest``
 against pydantic's own ``model_validate_json`` and ``model_dump_json`` on the
-same bytes: large generated ``ClsArtifact`` and ``Evidence`` documents of the
+same bytes: large generated ``ClsArtifact``, ``Evidence`` and ``EvidenceV1`` documents of the
 shipped registry, with unknown keys at growth points. Medians of repeated
 runs; compare the ratios, which hold on a noisy machine better than MiB/s.
 
@@ -22,7 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "runtime" / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "generated" / "python"))
 
-from concord_registry import ClsArtifact, Evidence
+from concord_registry import ClsArtifact, Evidence, EvidenceV1
 from concord_runtime import Model, canonical, dumps
 
 WORDS = ["triton_poi_fused", "Grüße", "naïve café", "日本語", "line\nbreak", 'tab\tquote"', "🙂 ok", "sm_90"]
@@ -112,6 +112,14 @@ def evidence(rows: int) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def evidence_v1(rows: int) -> bytes:
+    """One record of the registry's frozen first version: the same payload and envelope,
+    the canonical view keyed by kind."""
+    document = json.loads(evidence(rows))
+    document["canonical"] = {"exit_code": {"command": ["cargo", "test"], "exit_code": 0, "heuristic": False}}
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def timed_pairs(
     first: Callable[[], object], second: Callable[[], object], runs: int
 ) -> tuple[list[float], list[float]]:
@@ -170,6 +178,7 @@ def main() -> None:
     arguments = options.parse_args()
     measure("ClsArtifact", ClsArtifact, artifact(arguments.kernels), arguments.runs)
     measure("Evidence", Evidence, evidence(arguments.evidence), arguments.runs)
+    measure("EvidenceV1", EvidenceV1, evidence_v1(arguments.evidence), arguments.runs)
 
 
 if __name__ == "__main__":
