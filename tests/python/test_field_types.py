@@ -92,3 +92,4 @@ def test_the_forms_read_as_what_they_stand_for() -> None:
     assert repr(NOT_NULL[Int64]) == "concord_runtime.NotNull[Int64]"
     assert NOT_NULL[Int64] == NOT_NULL[Int64] and hash(NOT_NULL[str]) == hash(NOT_NULL[str])
     assert NOT_NULL[Int64] != OPEN_ENUM[Int64]
+    assert Int64(7) == 7 and type(Int64(7)) is int

@@ -74,6 +74,10 @@ else:
         """A JSON integer within ±(2^53-1), the range the strict profile reads and both
         languages write: ``1.0``, ``"7"`` and ``true`` are refused."""
 
+        def __new__(cls, value: Any = 0) -> Any:
+            # As the `Annotated[int, ...]` alias it was: calling it makes an `int`.
+            return int(value)
+
         @classmethod
         def __get_pydantic_core_schema__(
             cls, source: Any, handler: pydantic.GetCoreSchemaHandler
