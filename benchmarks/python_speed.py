@@ -165,7 +165,7 @@ def measure(name: str, model: type[Model], data: bytes, runs: int) -> None:
         # shares the machine's load of the moment better than two separate medians do.
         ratio = statistics.median(t / o for t, o in zip(theirs, ours_times, strict=True))
         print(
-            f"  {label:34} pydantic {megabytes / statistics.median(theirs):7.1f} MiB/s"
+            f"  {name:11} {label:34} pydantic {megabytes / statistics.median(theirs):7.1f} MiB/s"
             f"  concord {megabytes / statistics.median(ours_times):7.1f} MiB/s  ratio {ratio:5.2f}x"
         )
 
