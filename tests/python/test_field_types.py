@@ -93,3 +93,16 @@ def test_the_forms_read_as_what_they_stand_for() -> None:
     assert NOT_NULL[Int64] == NOT_NULL[Int64] and hash(NOT_NULL[str]) == hash(NOT_NULL[str])
     assert NOT_NULL[Int64] != OPEN_ENUM[Int64]
     assert Int64(7) == 7 and type(Int64(7)) is int
+
+
+def test_the_record_constants_are_class_variables_without_annotations() -> None:
+    # The bases declare them for type checkers only (pydantic would evaluate the
+    # annotations again for every model it builds); a subclass still sets them plainly.
+    class Plain(Model):
+        NAME = "Plain"
+        SCHEMA_DIGEST = "sha256:" + "0" * 64
+        value: str = ""
+
+    assert list(Plain.model_fields) == ["value"]
+    assert {"NAME", "SCHEMA_DIGEST", "SCHEMA", "ASSERTED"} <= Plain.__class_vars__
+    assert (Plain.NAME, Plain.ASSERTED) == ("Plain", False)

@@ -229,11 +229,17 @@ class _Record:
     """What every generated record does, a model or a root model: read strictly,
     write exactly, digest."""
 
-    SCHEMA: ClassVar[PinnedSchema]
-    """The type's schema as pinned (on every class with a place of its own in its schema file)."""
-    ASSERTED: ClassVar[bool] = False
-    """Whether ``from_json`` also checks each record against ``SCHEMA`` with the engine (its
-    schema holds keywords no type expresses: ``not``, ``if``, ``contains``...)."""
+    # Declared for type checkers only: pydantic evaluates every annotation of every base
+    # for each model it builds (3% of a large registry's import); each generated class
+    # annotates the ones it sets.
+    if TYPE_CHECKING:
+        SCHEMA: ClassVar[PinnedSchema]
+        """The type's schema as pinned (on every class with a place of its own in its schema file)."""
+        ASSERTED: ClassVar[bool] = False
+        """Whether ``from_json`` also checks each record against ``SCHEMA`` with the engine (its
+        schema holds keywords no type expresses: ``not``, ``if``, ``contains``...)."""
+    else:
+        ASSERTED = False
 
     @classmethod
     def _read_by_pydantic(cls, data: bytes) -> Self:
@@ -411,8 +417,9 @@ class Model(_Record, pydantic.BaseModel):
         ser_json_inf_nan="constants",
     )
 
-    NAME: ClassVar[str]
-    SCHEMA_DIGEST: ClassVar[str]
+    if TYPE_CHECKING:  # as in `_Record`
+        NAME: ClassVar[str]
+        SCHEMA_DIGEST: ClassVar[str]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -449,10 +456,19 @@ class RootModel(_Record, pydantic.RootModel[T], Generic[T]):
         ser_json_inf_nan="constants",
     )
 
-    NAME: ClassVar[str]
-    SCHEMA_DIGEST: ClassVar[str]
+    if TYPE_CHECKING:  # as in `_Record`
+        NAME: ClassVar[str]
+        SCHEMA_DIGEST: ClassVar[str]
 
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile, as :meth:`Model.from_json`."""
         return cls._read_json(data, max_bytes)
+
+
+# What the annotations declared for type checkers only would have told pydantic: these
+# are class variables, so that a subclass may set them without annotating them
+# (`NAME = "Session"`), as `__class_vars__` is pydantic's own record of them.
+for _base in (Model, RootModel):
+    _base.__class_vars__.update(("NAME", "SCHEMA_DIGEST", "SCHEMA", "ASSERTED"))
+del _base
