@@ -8,7 +8,8 @@
 //!
 //! - an expression fits on the line, or it breaks at its outermost bracket:
 //!   its items on one indented line, else one item per line with a trailing
-//!   comma (none after a single item: `X[a,]` would be a tuple); recursively;
+//!   comma (none after a single item: `X[a,]` would be a tuple; except in
+//!   a one-item tuple display, where the comma makes the tuple); recursively;
 //! - a `|` union breaks before each `|`, inside parentheses of its own when
 //!   no bracket holds it;
 //! - in `target: annotation = value` the value breaks first (after its own
@@ -17,6 +18,23 @@
 
 /// The line length of the repository's ruff settings (`pyproject.toml`).
 pub const LINE_WIDTH: usize = 120;
+
+#[cfg(test)]
+thread_local! {
+    /// Each statement laid out in this thread, as (the statement on one
+    /// line as the emitter wrote it, the layout): the layout must mean what
+    /// the line means (`tests::the_layout_never_changes_what_a_statement_means`).
+    pub static LAID_OUT: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps `flat` and its layout for the test of the layout's meaning; nothing outside tests.
+fn laid_out(flat: impl FnOnce() -> String, laid: String) -> String {
+    #[cfg(test)]
+    LAID_OUT.with_borrow_mut(|statements| statements.push((flat(), laid.clone())));
+    #[cfg(not(test))]
+    let _ = flat;
+    laid
+}
 
 /// A generated Python expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,7 +152,7 @@ impl Expr {
             Expr::Text(text) => text.clone(),
             Expr::Keyword(name, value) => format!("{name}={}", value.flat()),
             // A one-item tuple display keeps its comma: `(1,)`, not the integer `(1)`.
-            Expr::Brackets { head, open: '(', items, close } if head.is_empty() && items.len() == 1 => format!("({},{close}", items[0].flat()),
+            Expr::Brackets { items, close, .. } if self.is_one_tuple() => format!("({},{close}", items[0].flat()),
             Expr::Brackets { head, open, items, close } => format!("{head}{open}{}{close}", flat_items(items)),
             Expr::Union(operands) => operands.iter().map(Expr::flat).collect::<Vec<_>>().join(" | "),
         }
@@ -148,6 +166,13 @@ impl Expr {
             Expr::Keyword(_, value) => value.walk(visit),
             Expr::Brackets { items, .. } | Expr::Union(items) => items.iter().for_each(|item| item.walk(visit)),
         }
+    }
+
+    /// `(item,)`: a tuple display of one item, whose comma is its meaning
+    /// on one line or broken over several (the emitter writes no
+    /// parenthesized expression of one item, so `(item)` reads as one too).
+    fn is_one_tuple(&self) -> bool {
+        matches!(self, Expr::Brackets { head, open: '(', items, .. } if head.is_empty() && items.len() == 1)
     }
 
     /// A call or a subscript: it breaks at its own bracket.
@@ -291,7 +316,9 @@ fn broken(expr: &Expr, indent: usize, column: usize, trail: usize) -> String {
         Expr::Brackets { head, open, items, close } => {
             let inner = indent + 4;
             let body = if let [item] = &items[..] {
-                pad(inner) + &lay(item, inner, inner, 0)
+                // A one-item tuple keeps its comma broken too (ruff's layout of `(item,)`).
+                let comma = if expr.is_one_tuple() { "," } else { "" };
+                pad(inner) + &lay(item, inner, inner, comma.len()) + comma
             } else if !head.is_empty() && inner + width(&flat_items(items)) <= LINE_WIDTH {
                 pad(inner) + &flat_items(items)
             } else {
@@ -326,7 +353,10 @@ fn parenthesized(expr: &Expr, indent: usize) -> String {
 /// with `trail` more characters after it: as it is where it fits, else its
 /// parts in parentheses of their own.
 pub fn string(literal: &str, indent: usize, column: usize, trail: usize) -> String {
-    lay(&Expr::Text(literal.to_owned()), indent, column, trail)
+    let laid = lay(&Expr::Text(literal.to_owned()), indent, column, trail);
+    #[cfg(test)]
+    laid_out(|| format!("x = {literal}\n"), format!("x = {laid}\n"));
+    laid
 }
 
 /// Whether `text` is one string literal, as the emitter writes them.
@@ -535,12 +565,18 @@ pub fn assignment(indent: usize, target: &str, annotation: Option<&str>, value: 
         }
         (None, None) => unreachable!("an assignment assigns"),
     };
-    out + "\n"
+    let flat = || {
+        let annotation = annotation.map(|annotation| format!(": {annotation}")).unwrap_or_default();
+        let value = value.map(|value| format!(" = {value}")).unwrap_or_default();
+        format!("{}{target}{annotation}{value}\n", pad(indent))
+    };
+    laid_out(flat, out + "\n")
 }
 
 /// `return value`, laid out as ruff formats it; ends with a newline.
 pub fn return_statement(indent: usize, value: &str) -> String {
-    last_expression(&format!("{}return ", pad(indent)), indent, &parse(value), None) + "\n"
+    let laid = last_expression(&format!("{}return ", pad(indent)), indent, &parse(value), None) + "\n";
+    laid_out(|| format!("{}return {value}\n", pad(indent)), laid)
 }
 
 /// `class name(base):` with one base class; ends with a newline.
@@ -549,7 +585,7 @@ pub fn class_head(name: &str, base: &str) -> String {
     if width(&one_line) <= LINE_WIDTH {
         return one_line + "\n";
     }
-    format!("class {name}(\n    {}\n):\n", lay(&parse(base), 4, 4, 0))
+    laid_out(|| format!("{one_line}\n"), format!("class {name}(\n    {}\n):\n", lay(&parse(base), 4, 4, 0)))
 }
 
 /// `from module import name`, given on one line, with the name in

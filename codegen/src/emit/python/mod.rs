@@ -659,3 +659,85 @@ fn escape_into(out: &mut String, c: char) {
         c => out.push(c),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    fn registries(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+            let path = entry.path();
+            if path.is_dir() {
+                registries(&path, found);
+            } else if path.file_name().is_some_and(|name| name == "registry.json") {
+                found.push(dir.to_owned());
+            }
+        }
+    }
+
+    /// Every statement the layout breaks over lines means, to Python's own
+    /// parser, exactly what the emitter's one line means: a tuple of one
+    /// pattern broken without its comma was a string (SchemaStore's
+    /// pm2-ecosystem: each character of the pattern read as a pattern).
+    /// Every registry the fixtures hold is generated, and each laid-out
+    /// statement compared with its line by `ast.dump`.
+    #[test]
+    fn the_layout_never_changes_what_a_statement_means() {
+        let mut found = Vec::new();
+        registries(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"), &mut found);
+        found.sort();
+        let mut generated = 0;
+        for registry in &found {
+            // The fixtures hold registries that are refused on purpose.
+            if let Ok(model) = crate::load(registry) {
+                super::package(&model);
+                generated += 1;
+            }
+        }
+        let from_fixtures = super::layout::LAID_OUT.with_borrow(|laid| laid.iter().filter(|(flat, laid)| flat != laid).count());
+        // And every shape the emitter writes, at every depth, around strings that cannot fit.
+        let long = |n: usize| super::string_literal(&"pattern-".repeat(n));
+        for indent in (0..=48).step_by(4) {
+            for n in [1, 6, 12, 15, 30] {
+                let values = [
+                    format!("({},)", long(n)),
+                    format!("({}, {})", long(n), long(1)),
+                    format!("concord_runtime.checks.keep_matching(self, ({},))", long(n)),
+                    format!("pydantic.Field(alias={}, pattern={})", long(n), long(n / 2)),
+                    format!("[{}, ({},), {}]", long(1), long(n), long(n)),
+                    format!("typing.Literal[{}] | None", long(n)),
+                ];
+                for value in &values {
+                    super::layout::assignment(indent, "a_target", None, Some(value));
+                    super::layout::assignment(indent, "a_target", Some("tuple[str, ...]"), Some(value));
+                    super::layout::return_statement(indent, value);
+                }
+            }
+        }
+        let statements: Vec<(String, String)> =
+            super::layout::LAID_OUT.take().into_iter().filter(|(flat, laid)| flat != laid).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        assert!(generated > 100 && from_fixtures > 100 && statements.len() > 900, "{generated} registries, {} statements broken over lines", statements.len());
+        let python = std::env::var_os("CONCORD_PYTHON").unwrap_or_else(|| "python3".into());
+        let script = r#"
+import ast, json, sys
+def tree(statement):
+    code = statement.lstrip(" ")
+    if code.rstrip().endswith(":"):
+        code = code.rstrip() + " pass\n"
+    return ast.dump(ast.parse(code))
+differ = [(flat, laid) for flat, laid in json.load(sys.stdin) if tree(flat) != tree(laid)]
+for flat, laid in differ[:5]:
+    print(f"one line:\n{flat}laid out:\n{laid}")
+sys.exit(1 if differ else 0)
+"#;
+        let mut child = std::process::Command::new(python)
+            .args(["-c", script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("a Python to parse with (CONCORD_PYTHON, else python3)");
+        serde_json::to_writer(child.stdin.take().unwrap(), &statements).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{} of them change meaning:\n{}", statements.len(), String::from_utf8_lossy(&output.stdout));
+    }
+}
