@@ -63,8 +63,11 @@ fn a_versioned_envelope_has_its_versions_as_constants() {
 /// `dependencies` in both forms, `if`, and `contentEncoding` and
 /// `contentMediaType` as annotations (as every dialect reads them); an array of `items` with `additionalItems` as a tuple
 /// (draft-07 and 2019-09); 2019-09's applied `$ref` siblings,
-/// `$recursiveRef`, `dependentRequired` and `unevaluatedProperties`; and a
-/// document without `$schema` read in the dialect registry.json declares.
+/// `$recursiveRef`, `dependentRequired` and `unevaluatedProperties`; a
+/// document without `$schema` read in the dialect registry.json declares;
+/// and containers read as each dialect reads them: draft-07's `$defs` (no
+/// keyword there) holding data beside schemas, draft-04 definitions under a
+/// key no dialect names (vega's `defs`) that `$ref`s reach.
 /// Both languages give every fixture's verdict, bytes and digest, and so
 /// does the pinned validator, in the document's dialect.
 #[test]
@@ -84,10 +87,14 @@ fn each_dialect_is_read_into_types_with_its_own_meanings_in_both_languages() {
         "pub pair: Option<(bool, String)>,",
         "pub struct Declared {",
         "dialect: Some(\"http://json-schema.org/draft-07/schema#\"),",
+        "pub struct Draft07Containers {",
+        "pub archs: Option<Vec<Arch>>,",
+        "pub struct Draft04Containers {",
+        "pub marks: Vec<Mark>,",
     ] {
         assert!(rust.contains(declaration), "{declaration}");
     }
     let python = &files.iter().find(|f| f.path.ends_with("_schemas.py")).unwrap().contents;
     assert!(python.contains("dialect=\"http://json-schema.org/draft-07/schema#\""), "{python}");
-    assert_eq!(roundtrip_passes("fixtures/dialects/registry", "fixtures/dialects/roundtrip"), 38);
+    assert_eq!(roundtrip_passes("fixtures/dialects/registry", "fixtures/dialects/roundtrip"), 46);
 }

@@ -641,3 +641,32 @@ fn a_version_field_must_name_a_required_integer_enum() {
     );
     assert!(!errors.contains("fine.schema.json"), "{errors}");
 }
+
+/// Containers as each dialect reads them: data in draft-07's `$defs` (no
+/// keyword there) is refused only where a `$ref` makes it a schema; in
+/// 2020-12, where `$defs` is the keyword, every entry must be a schema; a
+/// key no dialect names is a container only where a `$ref` reaches into it,
+/// else still a misspelt `$defs`.
+#[test]
+fn containers_hold_data_only_where_the_dialect_says_so() {
+    const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
+    let reached = Registry::new(&[(
+        "Root",
+        json!({"$schema": DRAFT7, "type": "object", "properties": {"a": {"$ref": "#/$defs/note"}}, "$defs": {"note": "text", "other": 3}}),
+    )]);
+    let errors = reached.errors();
+    assert_has(&errors, &["at /properties/a/$ref: `$ref` \"#/$defs/note\" points at a value that is not a schema"]);
+    assert!(!errors.contains("/$defs/other"), "{errors}");
+
+    let keyword = Registry::new(&[("Root", json!({"$schema": DRAFT, "type": "object", "$defs": {"note": "text"}}))]);
+    assert_has(&keyword.errors(), &["at /$defs/note: a schema must be an object or a boolean"]);
+
+    let unreached = Registry::new(&[("Root", json!({"$schema": DRAFT7, "type": "object", "defs": {"a": {"type": "string"}}}))]);
+    assert_has(&unreached.errors(), &["at /defs: `defs` is refused in draft-07: it looks like a misspelt keyword"]);
+
+    let reached = Registry::new(&[(
+        "Root",
+        json!({"$schema": DRAFT7, "type": "object", "properties": {"a": {"$ref": "#/defs/a"}}, "defs": {"a": {"type": "string"}, "data": 3}}),
+    )]);
+    assert!(concord_codegen::load(reached.path()).is_ok());
+}

@@ -105,7 +105,7 @@ pub const KEYWORDS: &[Keyword] = &[
         (D2019, Bound("a name `$ref: \"#name\"` resolves to")),
     ]),
     keyword("$defs", "core", &[
-        (D4, Bound("named types of the entry's module (a place `$ref` reaches by JSON pointer; the draft's own is `definitions`)")),
+        (D4, Bound("no keyword of the draft, but a place `$ref` reaches by JSON pointer (the draft's own is `definitions`): its schemas are named types of the entry's module, and a value in it that is no schema is data")),
         (D2019, Bound("named types of the entry's module")),
     ]),
     keyword("$comment", "core", &[(D4, Annotation("ignored"))]),

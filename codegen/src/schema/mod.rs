@@ -247,6 +247,16 @@ pub const MAX_TYPES: usize = 50_000;
 /// a document's own nesting at 64).
 const MAX_DEPTH: usize = 128;
 
+/// Whether every entry of the definitions container `place` must be a
+/// schema in `dialect`: `definitions` always (2019-09's and 2020-12's
+/// meta-schemas still hold it to schemas), `$defs` from 2019-09 on. Before,
+/// `$defs` is no keyword but a place `$ref`s reach by JSON pointer: its
+/// schemas are types, and a value there that is no schema is data
+/// (SchemaStore's draft-07 partial-cibuildwheel keeps a string in it).
+fn holds_only_schemas(place: &str, dialect: Dialect) -> bool {
+    place == "definitions" || dialect >= Dialect::Draft201909
+}
+
 /// The document being read: where diagnostics point and where `$ref`s resolve.
 struct Document<'a> {
     file: &'a Path,
@@ -263,6 +273,9 @@ struct Document<'a> {
     ids: Vec<String>,
     /// Named locations declared but not read yet.
     pending: Vec<(TypeId, String)>,
+    /// The JSON pointers this document's own `$ref`s reach (`#/defs/a`):
+    /// a key no dialect knows that holds one is a container, not a misspelling.
+    reached: Vec<String>,
     /// Whether a keyword no type expresses stands anywhere in the document:
     /// then its records are also checked by the assertion engine.
     engine: bool,
@@ -412,7 +425,10 @@ impl Reader {
             match root.get(place) {
                 None => {}
                 Some(Value::Object(defs)) => {
-                    for key in defs.keys() {
+                    for (key, value) in defs {
+                        if !holds_only_schemas(place, dialect) && !(value.is_object() || value.is_boolean()) {
+                            continue;
+                        }
                         let pointer = pointer_push(&format!("/{place}"), key);
                         let id = self.declare(&names::type_name(key), &doc, &pointer, false);
                         doc.targets.insert(pointer.clone(), id);
@@ -462,6 +478,12 @@ impl Reader {
             anchors: scan.anchors.clone(),
             ids: scan.ids.clone(),
             pending: Vec::new(),
+            reached: scan
+                .refs
+                .iter()
+                .filter_map(|target| target.strip_prefix('#').and_then(reference::percent_decode))
+                .filter(|pointer| pointer.starts_with('/'))
+                .collect(),
             engine: false,
         }
     }
@@ -658,7 +680,7 @@ impl Reader {
                 schema.taken.borrow_mut().insert(sibling);
             }
         } else {
-            self.check_keywords(file, &schema);
+            self.check_keywords(doc, &schema);
         }
         for annotation in ["$schema", "$id", "$defs", "definitions", "$anchor"] {
             schema.take(annotation);
@@ -753,12 +775,19 @@ impl Reader {
 
     /// Refuses every keyword the table refuses, and unknown keywords that
     /// look like misspellings; takes every annotation.
-    fn check_keywords(&mut self, file: &Path, schema: &Keywords) {
+    fn check_keywords(&mut self, doc: &Document, schema: &Keywords) {
+        let file = doc.file;
         for keyword in schema.object.keys() {
             let k = keyword.as_str();
-            let role = keywords::role(k, schema.dialect);
+            let at = schema.at(k);
+            // What a `$ref` reaches is a schema, wherever it sits (draft-04
+            // vega keeps its definitions under `defs`): the key holding it is
+            // a container, not a misspelt keyword.
+            let container =
+                keywords::lookup(k).is_none() && doc.reached.iter().any(|target| target.strip_prefix(&at).is_some_and(|rest| rest.starts_with('/')));
+            let role = if container { Role::Annotation("a place `$ref`s reach by JSON pointer") } else { keywords::role(k, schema.dialect) };
             match role {
-                Role::Refused(why) => self.errors.push(file, schema.at(k), format!("`{}` is refused in {}: {why}", crate::error::shown(k), schema.dialect)),
+                Role::Refused(why) => self.errors.push(file, at, format!("`{}` is refused in {}: {why}", crate::error::shown(k), schema.dialect)),
                 Role::Annotation(_) => {
                     schema.taken.borrow_mut().insert(k);
                 }
