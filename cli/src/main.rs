@@ -165,6 +165,11 @@ enum Command {
         /// The dialect of a document without `$schema`: draft-04, draft-06, draft-07, 2019-09 or 2020-12.
         #[arg(long, value_parser = parse_dialect)]
         dialect: Option<Dialect>,
+        /// Read a document as this later dialect despite its `$schema`, as a
+        /// registry entry's `read_as` does: for one written against a validator
+        /// that applied a later dialect's keywords (docs/dialects.md).
+        #[arg(long, value_parser = parse_dialect, conflicts_with = "dialect")]
+        read_as: Option<Dialect>,
     },
 }
 
@@ -215,8 +220,8 @@ fn main() -> ExitCode {
     if let Command::Diff { old, new, against, registry, format, fail_on } = command {
         return run_diff(old, new, against, registry, format, fail_on);
     }
-    if let Command::Upgrade { files, in_place, dialect } = command {
-        return run_upgrade(&files, in_place, dialect);
+    if let Command::Upgrade { files, in_place, dialect, read_as } = command {
+        return run_upgrade(&files, in_place, dialect, read_as);
     }
     match run(command) {
         Ok(code) => code,
@@ -402,7 +407,7 @@ fn read_input(file: &std::path::Path) -> Result<Vec<u8>, String> {
 
 /// Exit codes: 0 upgraded (or nothing to rewrite), 1 something refused or
 /// not written, 2 a use of the command it cannot serve.
-fn run_upgrade(files: &[PathBuf], in_place: bool, dialect: Option<Dialect>) -> ExitCode {
+fn run_upgrade(files: &[PathBuf], in_place: bool, dialect: Option<Dialect>, read_as: Option<Dialect>) -> ExitCode {
     use concord_codegen::error::shown;
     if files.len() > 1 && !in_place {
         eprintln!("error: several files are upgraded with --in-place (standard output holds one document)");
@@ -412,7 +417,7 @@ fn run_upgrade(files: &[PathBuf], in_place: bool, dialect: Option<Dialect>) -> E
         eprintln!("error: standard input cannot be upgraded --in-place");
         return ExitCode::from(2);
     }
-    let upgraded = match concord_cli::upgrade::upgrade_files(files, dialect) {
+    let upgraded = match concord_cli::upgrade::upgrade_files(files, dialect, read_as) {
         Ok(upgraded) => upgraded,
         Err(errors) => {
             eprintln!("{errors}");

@@ -45,19 +45,21 @@ pub struct Upgraded {
 
 /// Upgrades `document` (read from `file`, which only names it in messages)
 /// to Draft 2020-12; `declared` is the dialect of a document without
+/// `$schema`, `read_as` a later dialect to read it in despite its `$schema`
+/// (as a registry entry's `read_as`).
 /// `$schema`. Every refusal at once, or the upgraded document.
-pub fn upgrade(file: &Path, document: &Value, declared: Option<Dialect>) -> Result<Upgraded, Errors> {
-    let (walk, upgraded) = start(file, document, declared)?;
+pub fn upgrade(file: &Path, document: &Value, declared: Option<Dialect>, read_as: Option<Dialect>) -> Result<Upgraded, Errors> {
+    let (walk, upgraded) = start(file, document, declared, read_as)?;
     walk.finish(document, upgraded)
 }
 
 /// The walk of one document, and its upgrade so far: what a reference from
 /// another document upgraded with it still needs.
-fn start(file: &Path, document: &Value, declared: Option<Dialect>) -> Result<(Walk, Value), Errors> {
+fn start(file: &Path, document: &Value, declared: Option<Dialect>, read_as: Option<Dialect>) -> Result<(Walk, Value), Errors> {
     if !document.is_object() && !document.is_boolean() {
         return Err(Errors::one(file, "", "a schema file must hold a JSON object or a boolean"));
     }
-    let dialect = match (document, Dialect::of_document(document, declared)) {
+    let dialect = match (document, Dialect::of_entry(document, declared, read_as)) {
         (Value::Bool(_), Err(_)) => {
             return Err(Errors::one(file, "", "a boolean schema cannot say its dialect: give it with --dialect (draft-06, draft-07, 2019-09 or 2020-12)"))
         }
@@ -424,7 +426,11 @@ impl Walk {
                 } else {
                     out.insert("$schema".to_owned(), Value::String(TARGET.uri().to_owned()));
                     let whose = if old.is_empty() { "" } else { " (an embedded resource's)" };
-                    self.rewrite(at, format!("`$schema` {dialect} → 2020-12{whose}"));
+                    let named = match value.as_str().and_then(Dialect::of) {
+                        Some(read) if read != dialect => format!("{read}, read as {dialect},"),
+                        _ => dialect.to_string(),
+                    };
+                    self.rewrite(at, format!("`$schema` {named} → 2020-12{whose}"));
                 }
             }
             Some(of) => self.refuse(at, format!("a subschema in {of} in a {dialect} document: upgrade it as a document of its own")),
@@ -625,7 +631,14 @@ impl Walk {
         let (here, there) = (keywords::role(key, dialect), keywords::role(key, TARGET));
         match (asserts(here), asserts(there)) {
             (false, true) => {
-                return self.refuse(at, format!("`{key}` is no {dialect} keyword, so {dialect} validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it"))
+                let later = keywords::asserting_after(key, dialect).unwrap_or(TARGET);
+                return self.refuse(
+                    at,
+                    format!(
+                        "`{key}` is no {dialect} keyword, so {dialect} validators ignore it, but 2020-12 would apply it: remove it, or, where its author \
+                         meant it (their validator applied it), read the document as {later} (`--read-as {later}`, as a registry entry's `read_as`)"
+                    ),
+                );
             }
             (true, false) => {
                 return self.refuse(at, format!("{dialect} asserts `{key}`, and 2020-12 only annotates it: no 2020-12 keyword checks what it checks"))
@@ -917,12 +930,12 @@ impl File {
 /// Reads and upgrades every file; the refusals of all of them together. A
 /// `$ref` from one of them into another follows the place it names there
 /// too (`other.json#/items/0` → `other.json#/prefixItems/0`).
-pub fn upgrade_files(files: &[PathBuf], declared: Option<Dialect>) -> Result<Vec<File>, Errors> {
+pub fn upgrade_files(files: &[PathBuf], declared: Option<Dialect>, read_as: Option<Dialect>) -> Result<Vec<File>, Errors> {
     // Each file's refusals, reported in the order the files were given.
     let mut refused: Vec<Errors> = vec![Errors::default(); files.len()];
     let mut started: Vec<(usize, PathBuf, Vec<u8>, Value, Walk, Value)> = Vec::new();
     for (index, path) in files.iter().enumerate() {
-        match read(path).and_then(|(bytes, original)| start(path, &original, declared).map(|(walk, upgraded)| (bytes, original, walk, upgraded))) {
+        match read(path).and_then(|(bytes, original)| start(path, &original, declared, read_as).map(|(walk, upgraded)| (bytes, original, walk, upgraded))) {
             Ok((bytes, original, walk, upgraded)) => started.push((index, path.clone(), bytes, original, walk, upgraded)),
             Err(errors) => refused[index] = errors,
         }

@@ -76,7 +76,7 @@ fn tally_draft(folder: &str, dialect: Dialect) -> Tally {
             let label = format!("{folder}/{file}#{index} ({})", group["description"].as_str().unwrap_or_default());
             let name = PathBuf::from(format!("{file}#{index}"));
             let schema = &group["schema"];
-            let Upgraded { document, .. } = match upgrade(&name, schema, Some(dialect)) {
+            let Upgraded { document, .. } = match upgrade(&name, schema, Some(dialect), None) {
                 Ok(upgraded) => upgraded,
                 Err(errors) => {
                     tally.refused_groups += 1;
@@ -305,7 +305,7 @@ const D2020: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The upgrade of a document (read as s.json), and its report's lines.
 fn upgraded(document: Value) -> (Value, Vec<String>) {
-    match upgrade(Path::new("s.json"), &document, None) {
+    match upgrade(Path::new("s.json"), &document, None, None) {
         Ok(Upgraded { document, rewrites, .. }) => (document, rewrites.iter().map(ToString::to_string).collect()),
         Err(errors) => panic!("refused:\n{errors}"),
     }
@@ -313,7 +313,7 @@ fn upgraded(document: Value) -> (Value, Vec<String>) {
 
 /// The refusals of a document (read as s.json).
 fn refused(document: Value) -> Vec<String> {
-    match upgrade(Path::new("s.json"), &document, None) {
+    match upgrade(Path::new("s.json"), &document, None, None) {
         Ok(upgraded) => panic!("upgraded: {:#}", upgraded.document),
         Err(errors) => errors.diagnostics.iter().map(ToString::to_string).collect(),
     }
@@ -325,7 +325,7 @@ fn schema_is_rewritten_or_added_and_a_2020_12_document_is_left_as_it_is() {
     assert_eq!(document, json!({"$schema": D2020, "type": "string"}));
     assert_eq!(report, ["s.json at /$schema: `$schema` draft-07 → 2020-12"]);
 
-    let read = upgrade(Path::new("s.json"), &json!({"type": "string"}), Some(Dialect::Draft6)).unwrap();
+    let read = upgrade(Path::new("s.json"), &json!({"type": "string"}), Some(Dialect::Draft6), None).unwrap();
     assert_eq!(serde_json::to_string(&read.document).unwrap(), format!(r#"{{"$schema":"{D2020}","type":"string"}}"#), "`$schema` comes first");
     assert_eq!(
         read.rewrites.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -334,7 +334,7 @@ fn schema_is_rewritten_or_added_and_a_2020_12_document_is_left_as_it_is() {
 
     let same = json!({"$schema": "http://json-schema.org/draft/2020-12/schema#", "$defs": {"a": {"type": "integer"}}, "$ref": "#/$defs/a"});
     assert_eq!(upgraded(same.clone()), (same, vec![]));
-    let undeclared = upgrade(Path::new("s.json"), &json!({"type": "string"}), Some(Dialect::Draft202012)).unwrap();
+    let undeclared = upgrade(Path::new("s.json"), &json!({"type": "string"}), Some(Dialect::Draft202012), None).unwrap();
     assert_eq!((undeclared.document, undeclared.rewrites.len()), (json!({"type": "string"}), 0), "nothing is added to a declared 2020-12 document");
 }
 
@@ -381,7 +381,7 @@ fn ids_with_no_2020_12_spelling_are_refused() {
     assert_eq!(refused(json!({"$schema": D2020, "id": "a.json", "$id": "b.json"})), ["s.json at /id: both `id` (draft-04's) and `$id`: keep one of them"]);
     assert_eq!(
         refused(json!({"$schema": D4, "$id": "a.json"})),
-        ["s.json at /$id: `$id` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it"]
+        ["s.json at /$id: `$id` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as draft-06 (`--read-as draft-06`, as a registry entry's `read_as`)"]
     );
 }
 
@@ -564,18 +564,18 @@ fn what_only_one_dialect_reads_is_refused() {
     assert_eq!(
         refused(json!({"$schema": D4, "const": 1, "properties": {"a": {"contains": {}}}})),
         [
-            "s.json at /const: `const` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it",
-            "s.json at /properties/a/contains: `contains` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it",
+            "s.json at /const: `const` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as draft-06 (`--read-as draft-06`, as a registry entry's `read_as`)",
+            "s.json at /properties/a/contains: `contains` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as draft-06 (`--read-as draft-06`, as a registry entry's `read_as`)",
         ]
     );
     assert_eq!(
         refused(json!({"$schema": D6, "if": {}}))[0],
-        "s.json at /if: `if` is no draft-06 keyword, so draft-06 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it"
+        "s.json at /if: `if` is no draft-06 keyword, so draft-06 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as draft-07 (`--read-as draft-07`, as a registry entry's `read_as`)"
     );
-    assert_eq!(refused(json!({"$schema": D7, "$anchor": "a"}))[0], "s.json at /$anchor: `$anchor` is no draft-07 keyword, so draft-07 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it");
+    assert_eq!(refused(json!({"$schema": D7, "$anchor": "a"}))[0], "s.json at /$anchor: `$anchor` is no draft-07 keyword, so draft-07 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as 2019-09 (`--read-as 2019-09`, as a registry entry's `read_as`)");
     assert_eq!(
         refused(json!({"$schema": D2019, "prefixItems": [{}]}))[0],
-        "s.json at /prefixItems: `prefixItems` is no 2019-09 keyword, so 2019-09 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it"
+        "s.json at /prefixItems: `prefixItems` is no 2019-09 keyword, so 2019-09 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as 2020-12 (`--read-as 2020-12`, as a registry entry's `read_as`)"
     );
     // `contentEncoding`/`contentMediaType` are annotations in every dialect
     // as concord reads them (as `format` is): kept, nothing to refuse.
@@ -597,6 +597,19 @@ fn what_only_one_dialect_reads_is_refused() {
         refused(json!({"$schema": D7, "definitions": {"a": {"$schema": D4, "type": "string"}}})),
         ["s.json at /definitions/a/$schema: a subschema in draft-04 in a draft-07 document: upgrade it as a document of its own"]
     );
+}
+
+/// A document read as a later dialect (`--read-as`, a registry entry's
+/// `read_as`) is upgraded from that one: its `const` kept, its draft-04 `id`
+/// spelt `$id`, and the report says what it was read as.
+#[test]
+fn a_document_read_as_a_later_dialect_is_upgraded_from_that_one() {
+    let document = json!({"$schema": D4, "id": "https://x.example/f.json", "properties": {"v": {"const": "2"}}});
+    let read = upgrade(Path::new("s.json"), &document, None, Some(Dialect::Draft6)).unwrap();
+    assert_eq!(read.document, json!({"$schema": D2020, "$id": "https://x.example/f.json", "properties": {"v": {"const": "2"}}}));
+    assert_eq!(read.rewrites[0].to_string(), "s.json at /$schema: `$schema` draft-04, read as draft-06, → 2020-12");
+    let errors = upgrade(Path::new("s.json"), &document, None, Some(Dialect::Draft4)).err().unwrap().to_string();
+    assert!(errors.contains("which is not later than the draft-04 its `$schema` names"), "{errors}");
 }
 
 /// Where the naive upgrade (only `$schema` changed) would change a verdict,
@@ -624,7 +637,7 @@ fn the_naive_upgrade_changes_verdicts_where_the_upgrade_refuses_or_rewrites() {
         // The engine may refuse to build the naive document (a draft-04 boolean bound): a change too.
         let naive = checker(uri, &naive, TARGET).map(|naive| naive.is_valid(&instance));
         assert_ne!(naive, Ok(before), "{schema}: the naive upgrade keeps the verdict: no rule is needed here");
-        match upgrade(Path::new("s.json"), &schema, None) {
+        match upgrade(Path::new("s.json"), &schema, None, None) {
             Ok(upgraded) => {
                 assert!(rewritten, "{schema}: upgraded, and expected refused");
                 assert_eq!(checker(uri, &upgraded.document, TARGET).unwrap().is_valid(&instance), before, "{schema}");
@@ -646,10 +659,10 @@ fn dialects_concord_does_not_read_and_other_documents_are_refused() {
     );
     assert_eq!(refused(json!([1])), ["s.json: a schema file must hold a JSON object or a boolean"]);
     assert_eq!(
-        upgrade(Path::new("s.json"), &json!(true), Some(Dialect::Draft4)).unwrap_err().to_string(),
+        upgrade(Path::new("s.json"), &json!(true), Some(Dialect::Draft4), None).unwrap_err().to_string(),
         "error: s.json: a boolean schema is a draft-06 form: a draft-04 schema file must hold a JSON object\n1 error"
     );
-    let boolean = upgrade(Path::new("s.json"), &json!(false), Some(Dialect::Draft7)).unwrap();
+    let boolean = upgrade(Path::new("s.json"), &json!(false), Some(Dialect::Draft7), None).unwrap();
     assert_eq!((boolean.document, boolean.rewrites.len()), (json!(false), 0));
 }
 
@@ -751,7 +764,7 @@ fn in_place_writes_every_file_or_none() {
     assert!(missing.is_some(), "{stderr}");
     assert_eq!(
         stderr.replace(&format!("{}\n", missing.unwrap()), ""),
-        "error: bad.json at /properties/k/const: `const` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or declare a dialect that has it\n\
+        "error: bad.json at /properties/k/const: `const` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as draft-06 (`--read-as draft-06`, as a registry entry's `read_as`)\n\
          error: worse.json at /$schema: unsupported dialect \"http://json-schema.org/draft-03/schema#\": concord reads draft-04, draft-06, draft-07, 2019-09 and 2020-12\n\
          3 errors\nnothing was written\n"
     );

@@ -61,6 +61,10 @@ pub struct SchemaFile {
     pub dialect: Option<Dialect>,
     /// Whether [`SchemaFile::dialect`] is the entry's own, not the registry's.
     pub dialect_of_entry: bool,
+    /// The later dialect the entry reads the document in despite its
+    /// `$schema` (the entry's `read_as`): for a document written against a
+    /// validator that applies a later dialect's keywords (docs/dialects.md).
+    pub read_as: Option<Dialect>,
 }
 
 /// One digest that `pin` rewrote.
@@ -96,6 +100,7 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
                 uri: entry.uri,
                 dialect,
                 dialect_of_entry,
+                read_as: entry.read_as,
             }),
             Some(pinned) if entry.version.is_some() => errors.push(&file, "", frozen(&entry, pinned, &actual)),
             Some(pinned) => errors.push(
@@ -183,6 +188,8 @@ struct IndexEntry {
     uri: Option<String>,
     /// The entry's own `dialect`.
     dialect: Option<Dialect>,
+    /// The entry's `read_as`.
+    read_as: Option<Dialect>,
     /// The registry's `dialect`.
     registry_dialect: Option<Dialect>,
 }
@@ -291,14 +298,22 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     };
     let before = errors.diagnostics.len();
-    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect")) {
+    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect" | "read_as")) {
         errors.push(
             index_file,
             pointer_push(pointer, key),
-            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri` and `dialect`"),
+            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri`, `dialect` and `read_as`"),
         );
     }
     let dialect = object.get("dialect").and_then(|value| declared_dialect(index_file, &pointer_push(pointer, "dialect"), value, errors));
+    let read_as = object.get("read_as").and_then(|value| declared_dialect(index_file, &pointer_push(pointer, "read_as"), value, errors));
+    if dialect.is_some() && read_as.is_some() {
+        errors.push(
+            index_file,
+            pointer_push(pointer, "read_as"),
+            "an entry has `dialect` (for a document without `$schema`) or `read_as` (for one whose `$schema` names an earlier dialect), not both",
+        );
+    }
     let version = match object.get("version") {
         None => None,
         Some(value) => match value.as_u64() {
@@ -354,7 +369,7 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     }
     let name = name?;
-    Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri, dialect, registry_dialect: None })
+    Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri, dialect, read_as, registry_dialect: None })
 }
 
 /// A `dialect` the index declares: a dialect's short name or URI.
@@ -362,7 +377,8 @@ fn declared_dialect(index_file: &Path, pointer: &str, value: &Value, errors: &mu
     let dialect = value.as_str().and_then(Dialect::named);
     if dialect.is_none() {
         let names: Vec<String> = crate::schema::dialect::ALL.iter().map(|dialect| format!("{:?}", dialect.name())).collect();
-        errors.push(index_file, pointer, format!("`dialect` {value} is not a dialect concord reads: one of {} (or its meta-schema's URI)", names.join(", ")));
+        let key = pointer.rsplit('/').next().unwrap_or("dialect");
+        errors.push(index_file, pointer, format!("`{key}` {value} is not a dialect concord reads: one of {} (or its meta-schema's URI)", names.join(", ")));
     }
     dialect
 }

@@ -670,3 +670,37 @@ fn containers_hold_data_only_where_the_dialect_says_so() {
     )]);
     assert!(concord_codegen::load(reached.path()).is_ok());
 }
+
+/// `read_as` reads a document as a later dialect than its `$schema` names,
+/// and only so: not an earlier or the same one, not a document without
+/// `$schema`, not beside `dialect`. The refusal of a later dialect's keyword
+/// names the choice.
+#[test]
+fn read_as_names_a_later_dialect_than_the_documents_own() {
+    const DRAFT4: &str = "http://json-schema.org/draft-04/schema#";
+    let schema = json!({"$schema": DRAFT4, "type": "object", "properties": {"v": {"const": "2"}}});
+    let plain = Registry::new(&[("Root", schema.clone())]);
+    assert_has(&plain.errors(), &["at /properties/v/const: `const` is refused in draft-04", "`\"read_as\": \"draft-06\"` in its registry.json entry"]);
+
+    let with = |entry: Value, schema: &Value| {
+        let registry = Registry::new(&[("Root", schema.clone())]);
+        let mut index: Value = serde_json::from_slice(&std::fs::read(registry.file("registry.json")).unwrap()).unwrap();
+        for (key, value) in entry.as_object().unwrap() {
+            index["schemas"][0][key] = value.clone();
+        }
+        registry.write_index(index);
+        registry
+    };
+    assert!(concord_codegen::load(with(json!({"read_as": "draft-06"}), &schema).path()).is_ok());
+    assert_has(
+        &with(json!({"read_as": "draft-04"}), &schema).errors(),
+        &["at /$schema: registry.json reads this document as draft-04 (`read_as`), which is not later than the draft-04"],
+    );
+    let without = json!({"type": "object"});
+    assert_has(&with(json!({"read_as": "draft-07"}), &without).errors(), &["it has no `$schema` to read past: declare its dialect with `dialect` instead"]);
+    assert_has(&with(json!({"read_as": "draft-07", "dialect": "draft-06"}), &without).errors(), &["at /schemas/0/read_as: an entry has `dialect`"]);
+    assert_has(&with(json!({"read_as": "draft-05"}), &schema).errors(), &["at /schemas/0/read_as: `read_as` \"draft-05\" is not a dialect concord reads"]);
+    // A draft-04 `id` is ignored, as the later dialect ignores it, only where no `$ref` leaves the document.
+    let id = json!({"$schema": DRAFT4, "id": "https://x.example/a.json", "type": "object", "properties": {"v": {"$ref": "other.json"}}});
+    assert_has(&with(json!({"read_as": "draft-06"}), &id).errors(), &["at /id: `id` is refused in draft-06"]);
+}

@@ -61,6 +61,25 @@ impl Dialect {
         }
     }
 
+    /// The dialect a registry entry reads its document in: `read_as`, a
+    /// later dialect than the one the document's `$schema` names, where the
+    /// entry gives one (refused where the document names no earlier one),
+    /// else [`Dialect::of_document`].
+    pub fn of_entry(document: &Value, declared: Option<Dialect>, read_as: Option<Dialect>) -> Result<Dialect, (&'static str, String)> {
+        let Some(read_as) = read_as else { return Dialect::of_document(document, declared) };
+        if document.get("$schema").is_none() {
+            return Err(("", format!("registry.json reads this document as {read_as} (`read_as`), but it has no `$schema` to read past: declare its dialect with `dialect` instead")));
+        }
+        let own = Dialect::of_document(document, declared)?;
+        if own >= read_as {
+            return Err((
+                "/$schema",
+                format!("registry.json reads this document as {read_as} (`read_as`), which is not later than the {own} its `$schema` names: `read_as` names a later dialect; remove it"),
+            ));
+        }
+        Ok(read_as)
+    }
+
     /// A dialect as a registry declares it: its short name (`draft-07`,
     /// `2020-12`) or any spelling of its URI.
     pub fn named(name: &str) -> Option<Dialect> {

@@ -35,7 +35,7 @@ impl Reader {
                 continue;
             }
             if let Role::Refused(why) = keywords::role(keyword, doc.dialect) {
-                self.errors.push(doc.file, &at, format!("`{}` is refused in {}: {why}", crate::error::shown(keyword), doc.dialect));
+                self.errors.push(doc.file, &at, super::refused(keyword, doc.dialect, why));
             }
             if let ("$ref", Value::String(target)) = (keyword.as_str(), value) {
                 self.engine_reference(doc, target, &at);

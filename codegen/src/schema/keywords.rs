@@ -249,7 +249,7 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword(TYPED_ID, "concord", &[(D4, Bound("a prefix (`[a-z][a-z0-9]*` words joined by `_`) on a string: only `<prefix>_<lowercase UUIDv7>` is read (a newtype in Rust, a checked `str` in Python; docs/extensions.md)"))]),
     keyword(VERSION_FIELD, "concord", &[(D4, Bound("the property (required, an integer `enum` or `const`) that holds an envelope's version: any other version is refused before anything else, as `unsupported-version` (docs/extensions.md)"))]),
     // other specifications
-    keyword("nullable", "openapi-3.0", &[(D4, Refused("no dialect's validator reads it: use `\"type\": [X, \"null\"]`"))]),
+    keyword("nullable", "openapi-3.0", &[(D4, Refused("OpenAPI 3.0's keyword, which no JSON Schema validator reads, so the `null` its author meant to allow would be refused: use `\"type\": [X, \"null\"]` (a document that is not yours: keep a corrected copy in the registry, docs/dialects.md)"))]),
 ];
 
 /// Keywords no generated type expresses: the records of a document that
@@ -278,6 +278,13 @@ pub const ENGINE: &[&str] = &[
 /// Keywords other tools write as documentation, outside any vocabulary.
 /// They are annotations even though they look like misspellings of ours.
 const KNOWN_ANNOTATIONS: &[&str] = &["example", "markdownDescription", "deprecationMessage", "errorMessage", "enumDescriptions", "markdownEnumDescriptions"];
+
+/// The first dialect after `dialect` where `name` is a keyword that asserts
+/// (bound or enforced): the one a document using it was written for.
+pub fn asserting_after(name: &str, dialect: Dialect) -> Option<Dialect> {
+    let keyword = lookup(name)?;
+    super::dialect::ALL.into_iter().find(|later| *later > dialect && matches!(keyword.role(*later), Bound(_) | Enforced(_)))
+}
 
 pub fn lookup(name: &str) -> Option<&'static Keyword> {
     KEYWORDS.iter().find(|keyword| keyword.name == name)

@@ -64,8 +64,12 @@ pub fn read_all(registry: &Registry) -> Reading {
     // Each document read once, and walked once for its anchors, `$id`s and `$ref`s.
     let documents: Vec<Result<Value, JsonError>> = registry.schemas.iter().map(|schema| concord_runtime::strict::read_schema(&schema.bytes)).collect();
     // The dialect each is read in (one without any is refused when read).
-    let dialects: Vec<Option<Dialect>> =
-        registry.schemas.iter().zip(&documents).map(|(schema, document)| Dialect::of_document(document.as_ref().ok()?, schema.dialect).ok()).collect();
+    let dialects: Vec<Option<Dialect>> = registry
+        .schemas
+        .iter()
+        .zip(&documents)
+        .map(|(schema, document)| Dialect::of_entry(document.as_ref().ok()?, schema.dialect, schema.read_as).ok())
+        .collect();
     let scans: Vec<Scan> = documents
         .iter()
         .zip(&dialects)
@@ -154,9 +158,13 @@ pub fn read_all(registry: &Registry) -> Reading {
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
 }
 
-/// The meta-schema URI of the dialect the registry declares for a document
-/// that has no `$schema`: the engine needs it to read the pinned text.
+/// The meta-schema URI of the dialect the registry reads a document in
+/// where its `$schema` does not say it (it has none, or the entry reads it
+/// as a later dialect): the engine needs it to read the pinned text.
 fn declared_dialect(schema: &SchemaFile, document: Option<&Value>) -> Option<String> {
+    if let Some(read_as) = schema.read_as {
+        return Some(read_as.uri().to_owned());
+    }
     let declared = schema.dialect?;
     document.is_some_and(|document| document.get("$schema").is_none()).then(|| declared.uri().to_owned())
 }
@@ -247,6 +255,19 @@ pub const MAX_TYPES: usize = 50_000;
 /// a document's own nesting at 64).
 const MAX_DEPTH: usize = 128;
 
+/// The refusal of keyword `name` in `dialect`; where a later dialect has it,
+/// with the choice a user has who cannot change the document.
+fn refused(name: &str, dialect: Dialect, why: &str) -> String {
+    let shown = crate::error::shown(name);
+    match keywords::asserting_after(name, dialect) {
+        Some(later) => format!(
+            "`{shown}` is refused in {dialect}: {why}; or, for a document that is not yours to change and was written for a validator that applies \
+             `{shown}` anyway (ajv does), read it as {later}: `\"read_as\": \"{later}\"` in its registry.json entry (docs/dialects.md)"
+        ),
+        None => format!("`{shown}` is refused in {dialect}: {why}"),
+    }
+}
+
 /// Whether every entry of the definitions container `place` must be a
 /// schema in `dialect`: `definitions` always (2019-09's and 2020-12's
 /// meta-schemas still hold it to schemas), `$defs` from 2019-09 on. Before,
@@ -273,6 +294,9 @@ struct Document<'a> {
     ids: Vec<String>,
     /// Named locations declared but not read yet.
     pending: Vec<(TypeId, String)>,
+    /// A draft-04 document read as a later dialect (`read_as`) whose `$ref`s
+    /// are all within it: its `id`s, which that dialect ignores, resolve nothing.
+    ids_unused: bool,
     /// The JSON pointers this document's own `$ref`s reach (`#/defs/a`):
     /// a key no dialect knows that holds one is a container, not a misspelling.
     reached: Vec<String>,
@@ -344,7 +368,7 @@ impl Reader {
         };
         // A boolean document (draft-06 on): `true` holds any value, `false` none.
         if let Value::Bool(holds) = document {
-            match Dialect::of_document(document, schema.dialect) {
+            match Dialect::of_entry(document, schema.dialect, schema.read_as) {
                 Ok(dialect) if dialect >= Dialect::Draft6 => {
                     let doc = self.document(schema, module, document, scan, dialect);
                     let id = self.declare(&schema.name, &doc, "", true);
@@ -364,7 +388,7 @@ impl Reader {
         if self.too_many_members(file, "", root) {
             return;
         }
-        let dialect = match Dialect::of_document(document, schema.dialect) {
+        let dialect = match Dialect::of_entry(document, schema.dialect, schema.read_as) {
             Ok(dialect) => dialect,
             Err((pointer, why)) => return self.errors.push(file, pointer, why),
         };
@@ -426,7 +450,9 @@ impl Reader {
                 None => {}
                 Some(Value::Object(defs)) => {
                     for (key, value) in defs {
-                        if !holds_only_schemas(place, dialect) && !(value.is_object() || value.is_boolean()) {
+                        // Where the container may hold data, a value that is no schema is no definition.
+                        let is_definition = holds_only_schemas(place, dialect) || value.is_object() || value.is_boolean();
+                        if !is_definition {
                             continue;
                         }
                         let pointer = pointer_push(&format!("/{place}"), key);
@@ -478,6 +504,9 @@ impl Reader {
             anchors: scan.anchors.clone(),
             ids: scan.ids.clone(),
             pending: Vec::new(),
+            ids_unused: schema.read_as.is_some()
+                && Dialect::of_document(root, schema.dialect) == Ok(Dialect::Draft4)
+                && scan.refs.iter().all(|target| target.starts_with('#')),
             reached: scan
                 .refs
                 .iter()
@@ -785,9 +814,15 @@ impl Reader {
             // a container, not a misspelt keyword.
             let container =
                 keywords::lookup(k).is_none() && doc.reached.iter().any(|target| target.strip_prefix(&at).is_some_and(|rest| rest.starts_with('/')));
-            let role = if container { Role::Annotation("a place `$ref`s reach by JSON pointer") } else { keywords::role(k, schema.dialect) };
+            let role = if container {
+                Role::Annotation("a place `$ref`s reach by JSON pointer")
+            } else if k == "id" && doc.ids_unused {
+                Role::Annotation("draft-04's `id`, in a document read as a later dialect: ignored, as that dialect's validators ignore it")
+            } else {
+                keywords::role(k, schema.dialect)
+            };
             match role {
-                Role::Refused(why) => self.errors.push(file, at, format!("`{}` is refused in {}: {why}", crate::error::shown(k), schema.dialect)),
+                Role::Refused(why) => self.errors.push(file, at, refused(k, schema.dialect, why)),
                 Role::Annotation(_) => {
                     schema.taken.borrow_mut().insert(k);
                 }

@@ -10,17 +10,21 @@ use serde_json::{Map, Value};
 /// its path in the registry below [`concord_runtime::pinned::BASE`].
 /// (The engine knows it by its `$id` too.)
 pub(super) fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
-    document_base(&schema.path, schema.uri.as_deref(), document, schema.dialect)
+    let dialect = document.and_then(|document| Dialect::of_entry(document, schema.dialect, schema.read_as).ok());
+    base_in(&schema.path, schema.uri.as_deref(), document, dialect.unwrap_or(Dialect::Draft202012))
 }
 
 /// The base URI of the document at `path` in a registry (with the entry's
 /// `uri`, if any, and the dialect the registry declares for it, if any):
 /// the URI `$ref`s in it resolve against, and by which other documents name it.
 pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>, declared: Option<Dialect>) -> String {
-    let id = document.and_then(|document| {
-        let dialect = Dialect::of_document(document, declared).unwrap_or(Dialect::Draft202012);
-        id_of(document.as_object()?, dialect).map(str::to_owned)
-    });
+    let dialect = document.and_then(|document| Dialect::of_document(document, declared).ok());
+    base_in(path, uri, document, dialect.unwrap_or(Dialect::Draft202012))
+}
+
+/// [`document_base`] of a document read in `dialect`, which says where its `$id` is.
+fn base_in(path: &str, uri: Option<&str>, document: Option<&Value>, dialect: Dialect) -> String {
+    let id = document.and_then(|document| id_of(document.as_object()?, dialect).map(str::to_owned));
     let path = format!("{}{}", concord_runtime::pinned::BASE, path);
     match (uri, id) {
         (Some(uri), _) => uri.to_owned(),

@@ -34,8 +34,9 @@ class PinnedDocument(NamedTuple):
     text: str
     """The file's text, character for character."""
     dialect: str | None = None
-    """For a text without ``$schema``, the meta-schema URI of the dialect its registry declares:
-    the engine reads the text in it (docs/dialects.md)."""
+    """The meta-schema URI of the dialect the engine reads the text in where its ``$schema`` does
+    not say it: the one its registry declares for a text without ``$schema``, or the later one its
+    registry entry reads it as (``read_as``) (docs/dialects.md)."""
 
 
 class Note(NamedTuple):

@@ -118,11 +118,11 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
     for (index, source) in documents.iter().enumerate() {
         let uri = source.uri;
         let mut contents: Value = serde_json::from_str(source.text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
-        // A text without `$schema` is read in the dialect its registry declares.
+        // A text without `$schema` is read in the dialect its registry
+        // declares; one its registry entry reads as a later dialect
+        // (`read_as`), in that one, whatever its `$schema` says.
         if let (Some(dialect), Value::Object(object)) = (source.dialect, &mut contents) {
-            if !object.contains_key("$schema") {
-                object.insert("$schema".to_owned(), Value::String(dialect.to_owned()));
-            }
+            object.insert("$schema".to_owned(), Value::String(dialect.to_owned()));
         }
         let draft = dialect_of(&contents);
         keep_concord_meaning(&mut contents, draft);

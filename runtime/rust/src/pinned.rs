@@ -23,8 +23,10 @@ pub struct Document {
     pub uri: &'static str,
     /// `sha256:<hex>` of `text`'s bytes: the digest `registry.json` pins.
     pub digest: &'static str,
-    /// For a text without `$schema`, the meta-schema URI of the dialect its
-    /// registry declares: the engine reads the text in it (docs/dialects.md).
+    /// The meta-schema URI of the dialect the engine reads the text in where
+    /// its `$schema` does not say it: the one its registry declares for a
+    /// text without `$schema`, or the later one its registry entry reads it
+    /// as (`read_as`) (docs/dialects.md).
     pub dialect: Option<&'static str>,
     /// The file's text, byte for byte.
     pub text: &'static str,
@@ -38,7 +40,7 @@ impl Document {
 }
 
 /// A schema document as the engine reads it: its base URI, its text, and
-/// the dialect its registry declares when the text has no `$schema`. A
+/// the dialect its registry reads it in where the text does not say it. A
 /// [`Document`]'s, or one a caller holds (the Python core, the command).
 #[derive(Clone, Copy, Debug)]
 pub struct Source<'a> {
