@@ -6,11 +6,13 @@
 //! is built for every record type ([`engine`]). Around that: the round-trip
 //! suite ([`roundtrip`]) and the differential fuzzer ([`fuzz`]), which build
 //! bindings against the runtime this command carries ([`harness`]),
-//! `concord diff` ([`diff`]) and `concord upgrade` ([`upgrade`]).
+//! `concord diff` ([`diff`]), `concord upgrade` ([`upgrade`]) and `concord
+//! add`, which lists files and downloads URLs ([`add`], [`fetch`]).
 
 pub mod add;
 pub mod diff;
 pub mod engine;
+pub mod fetch;
 pub mod fuzz;
 pub mod harness;
 pub mod roundtrip;

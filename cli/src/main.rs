@@ -47,12 +47,24 @@ enum Command {
     Add {
         #[arg(long, default_value = "registry")]
         registry: PathBuf,
-        /// The entry's name, for one FILE [default: its `title` when PascalCase, else its file name in PascalCase].
+        /// The entry's name, for one SOURCE [default: its `title` when PascalCase, else its file name in PascalCase].
         #[arg(long)]
         name: Option<String>,
-        /// Schema files inside the registry folder.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+        /// The dialect of one SOURCE without `$schema`, written into its entry: draft-04, draft-06, draft-07, 2019-09 or 2020-12.
+        #[arg(long, value_parser = parse_dialect)]
+        dialect: Option<Dialect>,
+        /// Read one SOURCE as this later dialect than its `$schema` names, written into its entry as `read_as` (docs/dialects.md).
+        #[arg(long, value_parser = parse_dialect, conflicts_with = "dialect")]
+        read_as: Option<Dialect>,
+        /// The URI other documents `$ref` one SOURCE by, written into its entry as `uri`.
+        #[arg(long)]
+        uri: Option<String>,
+        /// Download the entry NAME again from its `source`, with every downloaded document it references, and show what changed.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["name", "dialect", "read_as", "uri"])]
+        update: Option<String>,
+        /// Schema files inside the registry folder, or URLs to download into it (with every document they reference).
+        #[arg(required_unless_present = "update", conflicts_with = "update")]
+        sources: Vec<String>,
     },
     /// Re-pin every schema to its current bytes, after a deliberate change.
     Pin {
@@ -262,16 +274,31 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Err(errors)
         }
-        Command::Add { registry, name, files } => {
-            let added = concord_cli::add::add(&registry, &files, name.as_deref())?;
+        Command::Add { registry, update: Some(name), .. } => {
+            let before = concord_cli::load(&registry)?;
+            let updated = concord_cli::add::update(&registry, &name)?;
+            if updated.changed.is_empty() && updated.added.is_empty() {
+                println!("{name}: every downloaded document is as it was");
+                return Ok(ExitCode::SUCCESS);
+            }
+            for (path, digest) in &updated.changed {
+                println!("updated {path}: {digest}");
+            }
+            print_added(&updated.added);
+            let after = concord_cli::load(&registry)?;
+            let findings = concord_cli::diff::diff(&before, &after);
+            let (old_label, new_label) = (format!("{} before the update", registry.display()), registry.display().to_string());
+            let sides = concord_cli::diff::report::Sides { old_label: &old_label, old_dir: &registry, new_label: &new_label, new_dir: &registry };
+            print!("{}", concord_cli::diff::report::table(&findings, &sides, concord_cli::diff::Severity::Error));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Add { registry, name, dialect, read_as, uri, sources, update: None } => {
+            let options = concord_cli::add::EntryOptions { name, dialect, read_as, uri };
+            let added = concord_cli::add::add(&registry, &sources, &options)?;
             if added.is_empty() {
                 println!("every file is listed already");
             }
-            for entry in added {
-                let by = entry.referenced_by.map(|by| format!(", which {by} references")).unwrap_or_default();
-                let uri = entry.uri.map(|uri| format!(" as {uri}")).unwrap_or_default();
-                println!("added {} ({}{uri}{by}): {}", entry.name, entry.path, entry.digest);
-            }
+            print_added(&added);
             Ok(ExitCode::SUCCESS)
         }
         Command::Pin { registry: dir } => {
@@ -303,6 +330,19 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
         Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } | Command::Upgrade { .. } => {
             unreachable!("handled by run_json, run_validate, run_diff and run_upgrade")
         }
+    }
+}
+
+fn print_added(added: &[concord_cli::add::Added]) {
+    for entry in added {
+        let by = entry.referenced_by.as_ref().map(|by| format!(", which {by} references")).unwrap_or_default();
+        let uri = entry.uri.as_ref().map(|uri| format!(" as {uri}")).unwrap_or_default();
+        let from = match (&entry.source, &entry.fetched_from) {
+            (Some(source), Some(to)) => format!(", downloaded from {source} (redirected to {to})"),
+            (Some(source), None) => format!(", downloaded from {source}"),
+            _ => String::new(),
+        };
+        println!("added {} ({}{uri}{by}{from}): {}", entry.name, entry.path, entry.digest);
     }
 }
 

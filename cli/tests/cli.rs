@@ -491,7 +491,7 @@ fn add_refuses_what_the_registry_would_refuse_and_writes_nothing() {
         concord(&["add", "--registry", arg, registry.join("b.schema.json").to_str().unwrap(), scratch.path().join("outside.schema.json").to_str().unwrap()]);
     assert!(
         text(&refused).contains(
-            "missing.schema.json: missing: no such file (`$ref` \"missing.schema.json\" in b.schema.json names it: download it into the registry folder)"
+            "missing.schema.json: missing: no such file (`$ref` \"missing.schema.json\" in b.schema.json names it: download it into the registry folder, or add it by URL)"
         ),
         "{}",
         text(&refused)

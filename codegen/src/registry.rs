@@ -298,12 +298,24 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     };
     let before = errors.diagnostics.len();
-    for key in object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect" | "read_as")) {
+    for key in
+        object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect" | "read_as" | "source" | "fetched_from"))
+    {
         errors.push(
             index_file,
             pointer_push(pointer, key),
-            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri`, `dialect` and `read_as`"),
+            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri`, `dialect`, `read_as`, `source` and `fetched_from`"),
         );
+    }
+    // Where `concord add URL` downloaded the document from, and where a
+    // redirect led: for `concord add --update` and for readers; nothing is
+    // ever fetched from them while reading.
+    for key in ["source", "fetched_from"] {
+        match object.get(key) {
+            None => {}
+            Some(Value::String(url)) if url.starts_with("http://") || url.starts_with("https://") => {}
+            Some(_) => errors.push(index_file, pointer_push(pointer, key), format!("`{key}` must be the http or https URL the document was downloaded from")),
+        }
     }
     let dialect = object.get("dialect").and_then(|value| declared_dialect(index_file, &pointer_push(pointer, "dialect"), value, errors));
     let read_as = object.get("read_as").and_then(|value| declared_dialect(index_file, &pointer_push(pointer, "read_as"), value, errors));
