@@ -513,7 +513,7 @@ fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, 
     let value = match strict::read_with(&bytes, strict::Limits { max_bytes }) {
         Ok(value) => value,
         Err(error) => {
-            eprintln!("error: {error}");
+            eprint!("error: {error}\n{}", concord_runtime::location::at_offset(&bytes, error.offset, &input_name(file)));
             return ExitCode::FAILURE;
         }
     };
@@ -541,15 +541,12 @@ fn run_json(command: JsonCommand) -> ExitCode {
     };
     let limits = strict::Limits { max_bytes: args.max_bytes };
     let output = match command {
-        JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(|e| e.to_string()),
-        JsonCommand::Canon(_) => {
-            strict::read_with(&bytes, limits).map_err(canonical::CanonicalError::from).and_then(|value| canonical::to_bytes(&value)).map_err(|e| e.to_string())
-        }
+        JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(canonical::CanonicalError::from),
+        JsonCommand::Canon(_) => strict::read_with(&bytes, limits).map_err(canonical::CanonicalError::from).and_then(|value| canonical::to_bytes(&value)),
         JsonCommand::Digest(_) => strict::read_with(&bytes, limits)
             .map_err(canonical::CanonicalError::from)
             .and_then(|value| canonical::digest(&value))
-            .map(|digest| format!("{digest}\n").into_bytes())
-            .map_err(|e| e.to_string()),
+            .map(|digest| format!("{digest}\n").into_bytes()),
     };
     match output {
         Ok(output) => {
@@ -560,8 +557,23 @@ fn run_json(command: JsonCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("error: {error}");
+            // Where it is, as a person reads the file: line, column and the line.
+            let name = input_name(&args.file);
+            let place = match &error {
+                canonical::CanonicalError::Read(error) => Some(concord_runtime::location::at_offset(&bytes, error.offset, &name)),
+                canonical::CanonicalError::NotCanonical { pointer, .. } => concord_runtime::location::at_pointer(&bytes, pointer, &name),
+            };
+            eprint!("error: {error}\n{}", place.unwrap_or_default());
             ExitCode::FAILURE
         }
+    }
+}
+
+/// How an input is named where its lines are shown: its path as given, `<stdin>` for `-`.
+fn input_name(file: &std::path::Path) -> String {
+    if file.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        concord_codegen::error::shown(&file.display().to_string())
     }
 }

@@ -84,6 +84,8 @@ pub enum Outcome {
 pub struct Case {
     /// `<RootName>/<case>.json`
     pub name: String,
+    /// The input file, whose line a strict-profile refusal shows; none for cases made in memory.
+    pub input: Option<PathBuf>,
     pub expected: Expected,
     pub rust: Outcome,
     pub python: Outcome,
@@ -159,6 +161,19 @@ impl fmt::Display for Case {
         }
         writeln!(f, "  rust:     {}", show(&self.rust))?;
         writeln!(f, "  python:   {}", show(&self.python))?;
+        // A strict-profile refusal (`<kind> at byte N: ...`): where it is in the input.
+        let offset = [&self.rust, &self.python].into_iter().find_map(|outcome| match outcome {
+            Outcome::Refused(why) => strict_offset(why),
+            _ => None,
+        });
+        if let (Some(offset), Some(input)) = (offset, &self.input) {
+            if let Ok(bytes) = std::fs::read(input) {
+                let name = concord_codegen::error::shown(&input.display().to_string());
+                for line in concord_runtime::location::at_offset(&bytes, offset, &name).lines() {
+                    writeln!(f, "  {line}")?;
+                }
+            }
+        }
         if let Expected::Output(expected) = &self.expected {
             let spaced = [&self.rust, &self.python]
                 .iter()
@@ -169,6 +184,14 @@ impl fmt::Display for Case {
         }
         Ok(())
     }
+}
+
+/// The byte offset of a strict-profile error as both runtimes word it
+/// (`duplicate-key at byte 23: duplicate key "a"`).
+fn strict_offset(why: &str) -> Option<usize> {
+    let (_, rest) = why.split_once(" at byte ")?;
+    let digits: &str = &rest[..rest.find(|c: char| !c.is_ascii_digit())?];
+    rest[digits.len()..].starts_with(':').then(|| digits.parse().ok()).flatten()
 }
 
 impl fmt::Display for Report {
@@ -358,7 +381,13 @@ impl Harness {
         let cases = fixtures
             .iter()
             .zip(rust.into_iter().zip(python))
-            .map(|(fixture, (rust, python))| Case { name: format!("{}/{}", fixture.root, fixture.name), expected: fixture.expected.clone(), rust, python })
+            .map(|(fixture, (rust, python))| Case {
+                name: format!("{}/{}", fixture.root, fixture.name),
+                input: Some(fixture.input.clone()),
+                expected: fixture.expected.clone(),
+                rust,
+                python,
+            })
             .collect();
         Ok(Report { cases, skipped: Vec::new() })
     }
@@ -855,11 +884,24 @@ mod tests {
         );
 
         let written = Outcome::Written { output: "{\"a\":1}".into(), digest: "d".into() };
-        let case = Case { name: "R/spaced.json".into(), expected: output("{\"a\": 1}"), rust: written.clone(), python: written.clone() };
+        let case = Case { name: "R/spaced.json".into(), input: None, expected: output("{\"a\": 1}"), rust: written.clone(), python: written.clone() };
         assert!(!case.passed());
         assert!(case.to_string().contains("differs from the expected bytes only in white space"), "{case}");
         let case = Case { expected: output("{\"a\":2}"), ..case };
         assert!(!case.to_string().contains("white space"), "{case}");
+    }
+
+    /// A strict-profile refusal of a failing case shows the input's line,
+    /// with its line and column, as `concord json` does.
+    #[test]
+    fn a_strict_refusal_shows_where_it_is_in_the_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("dup.json");
+        std::fs::write(&input, "{\"a\":1,\n\"a\":2}").unwrap();
+        let refused = Outcome::Refused("duplicate-key at byte 8: duplicate key \"a\"".into());
+        let case = Case { name: "R/dup.json".into(), input: Some(input.clone()), expected: Expected::Acceptance, rust: refused.clone(), python: refused };
+        assert!(case.to_string().contains(&format!("   --> {}:2:1\n    |\n  2 | \"a\":2}}\n    | ^\n", input.display())), "{case}");
+        assert_eq!((strict_offset("too-deep at byte 12: nesting"), strict_offset("at \"/a\": no byte")), (Some(12), None));
     }
 
     #[test]
@@ -867,7 +909,7 @@ mod tests {
         let crashed = Outcome::Crashed("crashed: KeyError".into());
         let refused = Outcome::Refused("refused".into());
         for expected in [Expected::Refusal(String::new()), Expected::Agreement { pointer: false }, Expected::Acceptance] {
-            let case = Case { name: "R/a.json".into(), expected, rust: refused.clone(), python: crashed.clone() };
+            let case = Case { name: "R/a.json".into(), input: None, expected, rust: refused.clone(), python: crashed.clone() };
             assert!(!case.passed(), "{case:?}");
             let case = Case { rust: crashed.clone(), python: crashed.clone(), ..case };
             assert!(!case.passed(), "{case:?}");
@@ -878,7 +920,7 @@ mod tests {
     #[test]
     fn acceptance_needs_both_to_write_the_same_bytes_and_digest() {
         let written = |output: &str, digest: &str| Outcome::Written { output: output.into(), digest: digest.into() };
-        let case = |rust, python| Case { name: "R/a.json".into(), expected: Expected::Acceptance, rust, python };
+        let case = |rust, python| Case { name: "R/a.json".into(), input: None, expected: Expected::Acceptance, rust, python };
         assert!(case(written("{}", "d"), written("{}", "d")).passed());
         assert!(!case(written("{}", "d"), written("{ }", "d")).passed());
         assert!(!case(written("{}", "d"), written("{}", "e")).passed());

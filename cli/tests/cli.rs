@@ -246,7 +246,9 @@ fn json_commands_match_the_python_runtime() {
     let ok = scratch.path().join("ok.json");
     assert_eq!(run("rust", &["json", "canon", ok.to_str().unwrap()], None).1, "{\"a\":null,\"b\":[1,\"é\"]}".as_bytes());
     let duplicate = run("rust", &["json", "check", scratch.path().join("duplicate.json").to_str().unwrap()], None);
-    assert_eq!((duplicate.0, duplicate.2.as_str()), (Some(1), "error: duplicate-key at byte 7: duplicate key \"a\"\n"));
+    let file = scratch.path().join("duplicate.json");
+    let place = format!(" --> {}:1:8\n  |\n1 | {{\"a\":1,\"a\":2}}\n  |        ^\n", file.display());
+    assert_eq!((duplicate.0, duplicate.2), (Some(1), format!("error: duplicate-key at byte 7: duplicate key \"a\"\n{place}")));
     assert_eq!(compared, 36);
 }
 

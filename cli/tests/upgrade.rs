@@ -765,7 +765,9 @@ fn in_place_writes_every_file_or_none() {
     assert_eq!(
         stderr.replace(&format!("{}\n", missing.unwrap()), ""),
         "error: bad.json at /properties/k/const: `const` is no draft-04 keyword, so draft-04 validators ignore it, but 2020-12 would apply it: remove it, or, where its author meant it (their validator applied it), read the document as draft-06 (`--read-as draft-06`, as a registry entry's `read_as`)\n\
+         \x20--> bad.json:3:24\n  |\n3 |   \"properties\": {\"k\": {\"const\": 1}}\n  |                        ^^^^^^^\n\
          error: worse.json at /$schema: unsupported dialect \"http://json-schema.org/draft-03/schema#\": concord reads draft-04, draft-06, draft-07, 2019-09 and 2020-12\n\
+         \x20--> worse.json:1:2\n  |\n1 | {\"$schema\": \"http://json-schema.org/draft-03/schema#\"}\n  |  ^^^^^^^^^\n\
          3 errors\nnothing was written\n"
     );
     for (name, text) in [("good.json", good), ("bad.json", bad), ("worse.json", worse)] {
@@ -841,7 +843,9 @@ fn a_ref_into_another_file_upgraded_with_it_follows_the_place() {
     assert_eq!(code, 1);
     assert_eq!(
         stderr,
-        "error: c.json at /$ref: `$ref` \"d.json#/properties/p/items\" names a place the upgrade drops: d.json at /properties/p/items is beside a `$ref`, which draft-07 ignores\n1 error\nnothing was written\n"
+        "error: c.json at /$ref: `$ref` \"d.json#/properties/p/items\" names a place the upgrade drops: d.json at /properties/p/items is beside a `$ref`, which draft-07 ignores\n\
+         \x20--> c.json:1:56\n  |\n1 | {\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"$ref\": \"d.json#/properties/p/items\"}\n  |                                                        ^^^^^^\n\
+         1 error\nnothing was written\n"
     );
     assert_eq!(std::fs::read_to_string(dir.path().join("c.json")).unwrap(), c);
 }

@@ -51,6 +51,10 @@ pub fn shown(text: &str) -> String {
     out
 }
 
+/// The largest file a report shows lines of (a schema file concord reads
+/// is at most 64 MiB; past this, the pointer alone locates a problem).
+const MAX_SHOWN_FILE: usize = 16 * 1024 * 1024;
+
 /// Every problem found in one run. Nothing is written while this is non-empty.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Errors {
@@ -87,9 +91,28 @@ impl Errors {
 }
 
 impl fmt::Display for Errors {
+    /// Each diagnostic on its line, then, where its file is JSON that holds
+    /// its pointer, the line of the file it points at, with the line and
+    /// column (`concord_runtime::location`), as rustc shows a span.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Each file read once per report.
+        let mut texts: Vec<(&Path, Option<Vec<u8>>)> = Vec::new();
         for diagnostic in &self.diagnostics {
             writeln!(f, "error: {diagnostic}")?;
+            if diagnostic.pointer.is_empty() {
+                continue;
+            }
+            let at = match texts.iter().position(|(file, _)| *file == diagnostic.file.as_path()) {
+                Some(at) => at,
+                None => {
+                    texts.push((&diagnostic.file, std::fs::read(&diagnostic.file).ok().filter(|text| text.len() <= MAX_SHOWN_FILE)));
+                    texts.len() - 1
+                }
+            };
+            let Some(text) = &texts[at].1 else { continue };
+            if let Some(place) = concord_runtime::location::at_pointer(text, &diagnostic.pointer, &shown(&diagnostic.file.display().to_string())) {
+                write!(f, "{place}")?;
+            }
         }
         let count = self.diagnostics.len();
         write!(f, "{count} error{}", if count == 1 { "" } else { "s" })

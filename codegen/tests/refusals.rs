@@ -704,3 +704,26 @@ fn read_as_names_a_later_dialect_than_the_documents_own() {
     let id = json!({"$schema": DRAFT4, "id": "https://x.example/a.json", "type": "object", "properties": {"v": {"$ref": "other.json"}}});
     assert_has(&with(json!({"read_as": "draft-06"}), &id).errors(), &["at /id: `id` is refused in draft-06"]);
 }
+
+/// A misspelt keyword names the keyword meant, an unknown type the type
+/// meant, and each diagnostic shows its line of the schema, with line and
+/// column and a caret under the key, as rustc shows a span.
+#[test]
+fn diagnostics_suggest_what_was_meant_and_show_the_line() {
+    let registry =
+        Registry::new(&[("Root", object(json!({"a": {"type": "string", "minLenght": 3}, "b": {"type": "integr"}, "c": {"type": "array", "maxItem": 3}})))]);
+    let errors = registry.errors();
+    assert_has(
+        &errors,
+        &[
+            "at /properties/a/minLenght: `minLenght` is refused in 2020-12: it looks like a misspelt keyword, which would leave a rule unchecked: did you mean `minLength`?",
+            "at /properties/b/type: unknown type \"integr\": did you mean \"integer\"?",
+            "did you mean `maxItems`?",
+        ],
+    );
+    // `to_vec_pretty` puts "minLenght" on line 7, indented by 6 spaces; the
+    // gutter widens for line 10.
+    let file = registry.file("root.schema.json");
+    assert_has(&errors, &[&format!(" --> {}:7:7\n  |\n7 |       \"minLenght\": 3\n  |       ^^^^^^^^^^^\n", file.display())]);
+    assert_has(&errors, &[&format!("  --> {}:10:7\n   |\n10 |       \"type\": \"integr\"\n   |       ^^^^^^\n", file.display())]);
+}

@@ -122,7 +122,7 @@ impl Reader {
         let mut shapes = Vec::new();
         for name in &types {
             let Some(name) = name.as_str() else {
-                self.errors.push(doc.file, schema.at("type"), format!("unknown type {name}"));
+                self.errors.push(doc.file, schema.at("type"), super::unknown_type(name));
                 return None;
             };
             let mut one = schema.object.clone();

@@ -324,6 +324,25 @@ pub fn unknown(name: &str) -> Role {
     }
 }
 
+/// The keyword an unknown name looks like a misspelling of, if any: the
+/// one [`unknown`] refuses it for.
+pub fn misspelling_of(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let asserting = KEYWORDS.iter().filter(|keyword| keyword.spans.iter().any(|(_, role)| !matches!(role, Annotation(_))));
+    // The nearest, where several are close (`maxItem`: `maxItems`, not `maxItems`' neighbours).
+    asserting
+        .filter(|keyword| close(&keyword.name.to_ascii_lowercase(), &lower))
+        .min_by_key(|keyword| edit_distance(&keyword.name.to_ascii_lowercase(), &lower))
+        .map(|keyword| keyword.name)
+}
+
+/// The name among `known` that `name` is one or two edits from (or equal
+/// to but for case), the nearest: what a diagnostic suggests.
+pub fn nearest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    let lower = name.to_ascii_lowercase();
+    known.iter().copied().filter(|candidate| close(candidate, &lower)).min_by_key(|candidate| edit_distance(candidate, &lower))
+}
+
 /// Whether two names are one or two edits apart (and long enough for that
 /// to mean a misspelling), or equal ignoring case.
 fn close(known: &str, name: &str) -> bool {

@@ -259,12 +259,27 @@ const MAX_DEPTH: usize = 128;
 /// with the choice a user has who cannot change the document.
 fn refused(name: &str, dialect: Dialect, why: &str) -> String {
     let shown = crate::error::shown(name);
+    if let Some(meant) = keywords::lookup(name).is_none().then(|| keywords::misspelling_of(name)).flatten() {
+        return format!("`{shown}` is refused in {dialect}: {why}: did you mean `{meant}`?");
+    }
     match keywords::asserting_after(name, dialect) {
         Some(later) => format!(
             "`{shown}` is refused in {dialect}: {why}; or, for a document that is not yours to change and was written for a validator that applies \
              `{shown}` anyway (ajv does), read it as {later}: `\"read_as\": \"{later}\"` in its registry.json entry (docs/dialects.md)"
         ),
         None => format!("`{shown}` is refused in {dialect}: {why}"),
+    }
+}
+
+/// The JSON types `type` names.
+const TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
+
+/// What is wrong with a `type` that names no JSON type, with the one it
+/// looks like a misspelling of.
+fn unknown_type(name: &Value) -> String {
+    match name.as_str().and_then(|name| keywords::nearest(name, TYPES)) {
+        Some(meant) => format!("unknown type {name}: did you mean \"{meant}\"? (one of {TYPES:?})"),
+        None => format!("unknown type {name}: expected one of {TYPES:?}"),
     }
 }
 
@@ -855,7 +870,6 @@ impl Reader {
 
     /// `type`: one name, or a name and "null". `None` when there is none.
     fn declared_type(&mut self, file: &Path, schema: &Keywords) -> Option<(Option<String>, bool)> {
-        const TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
         let at = schema.at("type");
         let known = |name: &str| TYPES.contains(&name);
         match schema.take("type") {
@@ -863,7 +877,7 @@ impl Reader {
             Some(Value::String(name)) if known(name) => Some((Some(name.clone()), false)),
             Some(Value::Array(names)) => {
                 if let Some((position, junk)) = names.iter().enumerate().find(|(_, name)| !name.as_str().is_some_and(known)) {
-                    self.errors.push(file, format!("{at}/{position}"), format!("unknown type {junk}: expected one of {TYPES:?}"));
+                    self.errors.push(file, format!("{at}/{position}"), unknown_type(junk));
                     return None;
                 }
                 let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
@@ -882,7 +896,7 @@ impl Reader {
                 }
             }
             Some(other) => {
-                self.errors.push(file, at, format!("unknown type {other}: expected one of {TYPES:?}"));
+                self.errors.push(file, at, unknown_type(other));
                 None
             }
         }

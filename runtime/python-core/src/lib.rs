@@ -129,9 +129,24 @@ fn digest_bytes(data: &[u8]) -> String {
     canonical::digest_bytes(data)
 }
 
+/// The line and column of byte `offset` of the input `name`, and the line
+/// with a caret (`concord_runtime::location`), as `concord json` shows them.
+#[pyfunction]
+fn location_at(data: &[u8], offset: usize, name: &str) -> String {
+    concord_runtime::location::at_offset(data, offset, name)
+}
+
+/// The same for where a JSON pointer stands in the input, if it is JSON up to there.
+#[pyfunction]
+fn location_of(data: &[u8], pointer: &str, name: &str) -> Option<String> {
+    concord_runtime::location::at_pointer(data, pointer, name)
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check, module)?)?;
+    module.add_function(wrap_pyfunction!(location_at, module)?)?;
+    module.add_function(wrap_pyfunction!(location_of, module)?)?;
     module.add_function(wrap_pyfunction!(scan_accepts, module)?)?;
     module.add_function(wrap_pyfunction!(check_reference, module)?)?;
     module.add_function(wrap_pyfunction!(canonicalize, module)?)?;

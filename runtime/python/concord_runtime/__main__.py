@@ -6,7 +6,9 @@ the pinned schema of a record type of a generated package (NAME: a root's
 name, or ``Entry.Type``), with the same output as ``concord validate``.
 
 Exit codes: 0 done, 1 the input was refused, 2 the file could not be read
-or the command was misused.
+or the command was misused. A refusal of the input is followed by where it
+is, line, column and the line, written by the same code as Rust's
+(``concord_runtime::location``, through the compiled core).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import importlib
 import re
 import sys
 
-from concord_runtime import canonical, strict
+from concord_runtime import _core, canonical, strict
 from concord_runtime.pinned import PinnedSchema, Refusal
 
 
@@ -25,6 +27,17 @@ def _size(text: str) -> int:
     if re.fullmatch(r"\+?[0-9]+", text) is None or int(text) >= 2**64:
         raise argparse.ArgumentTypeError(f"invalid size {text!r}: expected a whole number of bytes")
     return int(text)
+
+
+def _refused(error: strict.JsonError | canonical.CanonicalError, data: bytes, file: str) -> int:
+    """Says why the input was refused and where, as ``concord json`` does; the exit code."""
+    name = "<stdin>" if file == "-" else file
+    if isinstance(error, strict.JsonError):
+        place: str | None = _core.location_at(data, error.offset, name)
+    else:
+        place = _core.location_of(data, error.pointer, name)
+    sys.stderr.write(f"error: {error}\n{place or ''}")
+    return 1
 
 
 def _schema(package: str, name: str) -> PinnedSchema | None:
@@ -84,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             schema.validate_json(data, max_bytes=arguments.max_bytes)
         except strict.JsonError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
+            return _refused(error, data, arguments.file)
         except Refusal as refusal:
             print(refusal, file=sys.stderr)
             return 1
@@ -100,8 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             sys.stdout.write(canonical.digest_json(data, max_bytes=arguments.max_bytes) + "\n")
     except (strict.JsonError, canonical.CanonicalError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
+        return _refused(error, data, arguments.file)
     return 0
 
 

@@ -16,6 +16,7 @@ mod engine;
 mod failure;
 pub mod float;
 mod impls;
+pub mod location;
 mod notes;
 pub mod number;
 pub mod pattern;

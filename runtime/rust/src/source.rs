@@ -20,6 +20,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("src/float.rs", include_str!("float.rs")),
     ("src/impls.rs", include_str!("impls.rs")),
     ("src/lib.rs", include_str!("lib.rs")),
+    ("src/location.rs", include_str!("location.rs")),
     ("src/notes.rs", include_str!("notes.rs")),
     ("src/number.rs", include_str!("number.rs")),
     ("src/pattern.rs", include_str!("pattern.rs")),
