@@ -727,3 +727,24 @@ fn diagnostics_suggest_what_was_meant_and_show_the_line() {
     assert_has(&errors, &[&format!(" --> {}:7:7\n  |\n7 |       \"minLenght\": 3\n  |       ^^^^^^^^^^^\n", file.display())]);
     assert_has(&errors, &[&format!("  --> {}:10:7\n   |\n10 |       \"type\": \"integr\"\n   |       ^^^^^^\n", file.display())]);
 }
+
+/// Two versions of one schema under one `$id` (SchemaStore keeps
+/// `rancher-fleet-0.5` and `-0.8` so) each resolve their own `$ref`s in one
+/// registry; a third document's `$ref` to that `$id` cannot say which it
+/// means, and is refused naming both files.
+#[test]
+fn two_documents_claiming_one_uri_each_resolve_within_themselves() {
+    const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
+    let id = "https://json.example/fleet.json";
+    let old = json!({"$schema": DRAFT7, "$id": id, "type": "object", "properties": {"c": {"$ref": "#/definitions/cond"}}, "definitions": {"cond": {"type": "string"}}});
+    let new = json!({"$schema": DRAFT7, "$id": id, "type": "object", "properties": {"t": {"$ref": "#/definitions/target"}}, "definitions": {"target": {"type": "integer"}}});
+    let both = Registry::new(&[("FleetA", old.clone()), ("FleetB", new.clone())]);
+    let model = concord_codegen::load(both.path()).unwrap();
+    assert_eq!(model.modules.iter().map(|module| module.refers_to.len()).collect::<Vec<_>>(), [0, 0], "each reads only itself");
+    let referrer = json!({"$schema": DRAFT7, "type": "object", "properties": {"f": {"$ref": id}}});
+    let three = Registry::new(&[("FleetA", old), ("FleetB", new), ("Uses", referrer)]);
+    assert_has(
+        &three.errors(),
+        &[&format!("a `$ref` names {id}, which two entries claim (fleeta.schema.json and fleetb.schema.json: two versions of one schema?)")],
+    );
+}

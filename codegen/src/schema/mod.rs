@@ -124,6 +124,22 @@ pub fn read_all(registry: &Registry) -> Reading {
         // needs their documents at hand, and they are read first.
         let mut refers_to = Vec::new();
         for target in &scans[module].refs {
+            let resolved = resolve_uri(&reader.bases[module], target.split('#').next().unwrap_or_default());
+            if let [first, second, ..] = reader.entries_named(module, &resolved)[..] {
+                if !reader.errors.diagnostics.iter().any(|d| d.file == schema.file && d.message.contains(&resolved)) {
+                    let (a, b) = (&registry.schemas[first], &registry.schemas[second]);
+                    reader.errors.push(
+                        &schema.file,
+                        "",
+                        format!(
+                            "a `$ref` names {resolved}, which two entries claim ({} and {}: two versions of one schema?), so it cannot say which it \
+                             means: keep in this registry only the version its referrers mean (each version alone resolves its own `$ref`s)",
+                            a.path, b.path
+                        ),
+                    );
+                }
+                continue;
+            }
             if let Some(other) = reader.entry_of(module, target).filter(|other| *other != module && !refers_to.contains(other)) {
                 refers_to.push(other);
             }
@@ -536,7 +552,18 @@ impl Reader {
     /// by the `$id` of a resource embedded in it.
     fn entry_of(&self, module: usize, target: &str) -> Option<usize> {
         let resolved = resolve_uri(&self.bases[module], target);
+        // A document's own URI is itself, whichever other entry claims it too
+        // (two versions of one schema under one `$id`).
+        if resolved == self.bases[module] || resolved == self.uris[module] {
+            return Some(module);
+        }
         self.entry_named(&resolved).or_else(|| self.resources.iter().find(|(id, _)| *id == resolved).map(|(_, entry)| *entry))
+    }
+
+    /// The entries other than `module` whose document is the resource at
+    /// `uri`: more than one, and a `$ref` to it cannot say which it means.
+    fn entries_named(&self, module: usize, uri: &str) -> Vec<usize> {
+        (0..self.bases.len()).filter(|&other| other != module && (self.bases[other] == uri || self.uris[other] == uri)).collect()
     }
 
     /// The entry whose document is the resource at `uri` (absolute, no fragment).
