@@ -29,9 +29,11 @@ pub fn check(model: &Model, errors: &mut Errors) {
         if pointers.is_empty() {
             continue;
         }
-        // A document whose `$id` the reader refused cannot be registered: that refusal says it.
+        // A document the reader refused already: its refusals say what is
+        // wrong, in concord's words, and the engine's would only repeat one
+        // (an unresolvable `$ref` the reader names, the engine fails on).
         let reached = model.documents(index);
-        if reached.iter().any(|&other| errors.diagnostics.iter().any(|d| d.file == model.modules[other].file && d.pointer == "/$id")) {
+        if reached.iter().any(|&other| errors.diagnostics.iter().any(|d| d.file == model.modules[other].file)) {
             continue;
         }
         // One build for the entry: the document is parsed and compiled once.

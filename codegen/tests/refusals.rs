@@ -748,3 +748,27 @@ fn two_documents_claiming_one_uri_each_resolve_within_themselves() {
         &[&format!("a `$ref` names {id}, which two entries claim (fleeta.schema.json and fleetb.schema.json: two versions of one schema?)")],
     );
 }
+
+/// A `$ref` of a fragment alone, in a draft-04 embedded resource (`"id":
+/// "nullable-path"`, as SchemaStore's base-04 has), names a place of that
+/// resource: where it has none, the reader refuses it, saying so, rather
+/// than leaving the engine to fail on it.
+#[test]
+fn a_fragment_in_an_embedded_resource_names_a_place_of_that_resource() {
+    const DRAFT4: &str = "http://json-schema.org/draft-04/schema#";
+    let schema = json!({
+        "$schema": DRAFT4, "id": "https://json.example/base-04.json", "type": "object",
+        "properties": {"p": {"$ref": "path"}, "q": {"$ref": "#/definitions/nullable-path"}},
+        "definitions": {
+            "path": {"id": "path", "type": "string", "minLength": 1},
+            "nullable-path": {"id": "nullable-path", "oneOf": [{"$ref": "#/definitions/path"}, {"type": "null"}]},
+            "ok": {"id": "ok", "definitions": {"inner": {"type": "string"}}, "not": {"$ref": "#/definitions/inner"}}
+        }
+    });
+    let errors = Registry::new(&[("Base", schema)]).errors();
+    assert_has(
+        &errors,
+        &["at /definitions/nullable-path/oneOf/0/$ref: `$ref` \"#/definitions/path\" stands in the embedded resource at /definitions/nullable-path (its `id` makes it a document of its own), so it names that resource's /definitions/path, which does not exist"],
+    );
+    assert!(errors.ends_with("1 error"), "the resource's own place resolves: {errors}");
+}

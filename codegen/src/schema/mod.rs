@@ -729,7 +729,7 @@ impl Reader {
             || (object.contains_key("oneOf") && object.contains_key("anyOf"));
         if engine_only {
             doc.engine = true;
-            self.engine_subschema(doc, schema, pointer, 0);
+            self.engine_subschema(doc, schema, pointer, "", 0);
             return (self.errors.diagnostics.len() == before).then_some(Read::Shape(Shape::Any));
         }
         if !at_root && self.too_many_members(file, pointer, object) {
