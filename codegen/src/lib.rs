@@ -198,7 +198,9 @@ impl Config {
         for (module, code) in &written {
             let file = out_dir.join(format!("{module}.rs"));
             registry::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))?;
-            modules.push_str(&format!("\npub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"));
+            // A registry named as one of its entries (`quirks::quirks`) is what the user chose.
+            let inception = if code.contains(&format!("\npub mod {module} {{")) { "#[allow(clippy::module_inception)]\n" } else { "" };
+            modules.push_str(&format!("\n{inception}pub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"));
         }
         let file = out_dir.join(include);
         registry::write_atomically(&file, modules.as_bytes()).map_err(|e| Errors::one(&file, "", e))

@@ -151,3 +151,48 @@ fn settings_that_cannot_apply_are_refused_together() {
         .to_string();
     assert!(errors.contains(r#"module "type" must be a snake_case Rust identifier"#) && errors.contains(r#"module "Orders" must be"#), "{errors}");
 }
+
+/// The generated Rust of every fixture registry (constructs, quirks with
+/// the texts linters flag, dialects, validation) compiled into one user's
+/// crate through `compile_registries` and linted as users lint theirs:
+/// `cargo clippy -- -D warnings` (large union branches, tabs and lazy
+/// Markdown continuations in docs, names of every kind).
+#[test]
+fn every_fixture_registry_passes_clippy_in_a_users_crate() {
+    let krate = workspace().join("target/concord-build-scripts/fixtures");
+    let _ = std::fs::remove_dir_all(&krate);
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    let (codegen, runtime) = (workspace().join("codegen"), workspace().join("runtime/rust"));
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"fixtures\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\nconcord-runtime = {{ path = {:?}, features = [\"validate\"] }}\n\n\
+             [build-dependencies]\nconcord-codegen = {{ path = {:?} }}\n\n[workspace]\n",
+            runtime.display().to_string(),
+            codegen.display().to_string()
+        ),
+    )
+    .unwrap();
+    let registries: Vec<String> = ["constructs", "quirks", "dialects", "validation"]
+        .iter()
+        .map(|name| format!("({name:?}, {:?})", workspace().join("fixtures").join(name).join("registry").display().to_string()))
+        .collect();
+    std::fs::write(
+        krate.join("build.rs"),
+        format!(
+            "fn main() {{\n    if let Err(errors) = concord_codegen::Config::new().compile_registries(&[{}]) {{\n        eprintln!(\"{{errors}}\");\n        std::process::exit(1);\n    }}\n}}\n",
+            registries.join(", ")
+        ),
+    )
+    .unwrap();
+    std::fs::write(krate.join("src/lib.rs"), "include!(concat!(env!(\"OUT_DIR\"), \"/concord_registries.rs\"));\n").unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(&cargo)
+        .args(["clippy", "--quiet", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .args(["--", "-D", "warnings"])
+        .env("CARGO_TARGET_DIR", workspace().join("target/concord-consumers"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "cargo clippy:\n{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+}

@@ -57,6 +57,10 @@ const RESERVED_FIELDS: &[&str] = &[
     "dict",
     "list",
     "object",
+    // names pycodestyle calls ambiguous (E741: `l`, `O` and `I` read as `1` and `0`)
+    "l",
+    "O",
+    "I",
 ];
 
 /// A model field from a snake_case word: `class` becomes `class_`.

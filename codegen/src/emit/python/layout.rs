@@ -459,6 +459,7 @@ fn next_unit(text: &str) -> Option<&str> {
     let length = match (first, chars.next()) {
         ('\\', Some((_, 'x'))) => 4,
         ('\\', Some((_, 'u'))) => 6,
+        ('\\', Some((_, 'U'))) => 10,
         ('\\', Some((at, c))) => at + c.len_utf8(),
         _ => first.len_utf8(),
     };
@@ -473,6 +474,14 @@ fn escaped_width(c: char) -> usize {
         '\\' | '"' | '\'' | '\n' | '\r' | '\t' => 2,
         '\u{2028}' | '\u{2029}' | '\u{85}' => 6,
         c if (c as u32) < 0x20 || c == '\u{7f}' => 4,
+        // Escaped, as one that could be taken for another (`super::ambiguous`).
+        c if !c.is_ascii() && !c.is_alphanumeric() => {
+            if (c as u32) > 0xFFFF {
+                10
+            } else {
+                6
+            }
+        }
         c => char_width(c),
     }
 }
@@ -496,6 +505,7 @@ fn unescape(literal: &str) -> String {
             Some('t') => out.push('\t'),
             Some('x') => out.push(hex(&mut chars, 2)),
             Some('u') => out.push(hex(&mut chars, 4)),
+            Some('U') => out.push(hex(&mut chars, 8)),
             Some(c) => out.push(c),
             None => unreachable!("a literal ends with its quote"),
         }

@@ -586,15 +586,55 @@ fn string_literal(text: &str) -> String {
     let quote = if text.matches('"').count() > text.matches('\'').count() { '\'' } else { '"' };
     let mut out = String::with_capacity(text.len() + 2);
     out.push(quote);
-    for c in text.chars() {
+    let ambiguous = ambiguous(text);
+    for (at, c) in text.char_indices() {
         match c {
             '"' | '\'' if c != quote => out.push(c),
             '\'' => out.push_str("\\'"),
+            c if ambiguous.contains(&at) => escape_code_point(&mut out, c),
             c => escape_into(&mut out, c),
         }
     }
     out.push(quote);
     out
+}
+
+/// Where `text` holds a character a reader (and ruff's RUF001 to RUF003)
+/// could take for another: one outside ASCII that is no letter or digit
+/// (an en dash, a curly quote, a no-break space, a fullwidth comma), or a
+/// letter outside ASCII in a word that also holds ASCII letters or stands
+/// alone (a Cyrillic `а` in `pаss`). Written as an escape, it is the same
+/// string to Python and plain to see; words of other scripts stay as they
+/// are (`да`, `Описание`, `中文`).
+fn ambiguous(text: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut word: Vec<(usize, char)> = Vec::new();
+    let flush = |word: &mut Vec<(usize, char)>, found: &mut Vec<usize>| {
+        let mixed = word.iter().any(|(_, c)| c.is_ascii()) || word.len() == 1;
+        if mixed {
+            found.extend(word.iter().filter(|(_, c)| !c.is_ascii()).map(|(at, _)| *at));
+        }
+        word.clear();
+    };
+    for (at, c) in text.char_indices() {
+        if c.is_alphanumeric() {
+            word.push((at, c));
+            continue;
+        }
+        flush(&mut word, &mut found);
+        if !c.is_ascii() && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
+            found.push(at);
+        }
+    }
+    flush(&mut word, &mut found);
+    found.sort_unstable();
+    found
+}
+
+/// `\uXXXX`, or `\UXXXXXXXX` beyond the Basic Multilingual Plane.
+fn escape_code_point(out: &mut String, c: char) {
+    let code = c as u32;
+    let _ = if code > 0xFFFF { write!(out, "\\U{code:08x}") } else { write!(out, "\\u{code:04x}") };
 }
 
 /// A docstring: triple-quoted, wrapped to [`LINE_WIDTH`], newlines kept,
@@ -606,8 +646,14 @@ fn docstring(doc: &Option<String>, indent: &str) -> String {
     let mut lines = Vec::new();
     for line in doc.lines() {
         let mut escaped = String::new();
-        for c in line.trim_end().chars() {
-            escape_into(&mut escaped, c);
+        let line = line.trim_end();
+        let ambiguous = ambiguous(line);
+        for (at, c) in line.char_indices() {
+            if ambiguous.contains(&at) {
+                escape_code_point(&mut escaped, c);
+            } else {
+                escape_into(&mut escaped, c);
+            }
         }
         lines.extend(wrap(&escaped, width));
     }

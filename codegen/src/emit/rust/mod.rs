@@ -188,7 +188,7 @@ fn docs(doc: &Option<String>) -> TokenStream {
         out.extend(lines);
         out.push(fence);
     } else {
-        out = lines;
+        out = without_lazy_continuations(lines);
     }
     let attributes = out.iter().map(|line| {
         let line = format!(" {line}");
@@ -202,7 +202,46 @@ fn doc_line(line: &str) -> String {
     for c in line.trim_end().chars() {
         match c {
             '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&c.escape_unicode().to_string()),
+            // A tab is four spaces, as rustdoc reads it (clippy's tabs_in_doc_comments).
+            '\t' => out.push_str("    "),
             c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Markdown's lazy continuations made explicit: a line that continues a
+/// list item without its indent is indented, one that continues a block
+/// quote without its `>` gets one. The same document to Markdown, and what
+/// rustdoc's readers and clippy's doc_lazy_continuation expect.
+fn without_lazy_continuations(lines: Vec<String>) -> Vec<String> {
+    // The current list item's content indent, and whether a quote is open.
+    let (mut item, mut quote): (Option<usize>, bool) = (None, false);
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[spaces..];
+        let marker = rest.strip_prefix(['-', '*', '+']).map(|after| (1, after)).or_else(|| {
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            (1..=9).contains(&digits).then(|| rest[digits..].strip_prefix(['.', ')']).map(|after| (digits + 1, after))).flatten()
+        });
+        let list_item =
+            marker.filter(|(_, after)| after.starts_with(' ')).map(|(width, after)| spaces + width + after.len() - after.trim_start_matches(' ').len());
+        if rest.is_empty() {
+            (item, quote) = (None, false);
+            out.push(line);
+        } else if let Some(indent) = list_item {
+            (item, quote) = (Some(indent), false);
+            out.push(line);
+        } else if rest.starts_with('>') {
+            quote = true;
+            out.push(line);
+        } else if quote {
+            out.push(format!("> {line}"));
+        } else if let Some(indent) = item.filter(|indent| spaces < *indent) {
+            out.push(format!("{}{rest}", " ".repeat(indent)));
+        } else {
+            out.push(line);
         }
     }
     out
@@ -256,9 +295,12 @@ fn declaration(model: &Model, id: TypeId, boxed: &Components, placed: &attribute
                 };
                 docs(&Some(format!("When {what}.")))
             });
+            // Branches are held inline, as a serde user writes a union; an
+            // object branch may well be larger than a string branch.
             quote! {
                 #doc
                 #[derive(Clone, Debug, PartialEq)]
+                #[allow(clippy::large_enum_variant)]
                 pub enum #name { #(#variant_docs #variants(#types),)* }
             }
         }
