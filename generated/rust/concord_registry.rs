@@ -515,6 +515,7 @@ pub mod evidence {
     ///
     /// One canonical payload, tagged by `kind`: each kind has one closed shape (ADR 0005's validate_canonical_payload).
     #[derive(Clone, Debug, PartialEq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum CanonicalPayload {
         /// When `kind` is `exit_code`.
         ExitCode(ExitCodePayload),
