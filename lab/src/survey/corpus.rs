@@ -114,7 +114,14 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
                 None => main.name.clone(),
                 Some(pointer) => target_entry(&mut extras, &main, &main_dir, &main_name, id.as_deref(), pointer, names),
             };
-            let expect = if valid.is_some_and(|v| *v == "true") { Expect::Valid } else { Expect::Unknown };
+            // The validator's verdict, and what the project ships the file as
+            // (`shipped_as`, in a corpus that records it): a negative test the
+            // validator refuses too is an instance both languages must refuse.
+            let expect = match (valid.copied(), cells.get(5).copied()) {
+                (Some("true"), _) => Expect::Valid,
+                (Some("false"), Some("invalid")) => Expect::Invalid,
+                _ => Expect::Unknown,
+            };
             instances.push(Instance { root, file: file.to_owned(), description: source.to_owned(), bytes, expect });
         }
     }
