@@ -252,4 +252,16 @@ fn dialect_and_uri_are_written_into_the_entry() {
     let out = scratch.path().join("out");
     assert!(concord(&["generate", "--registry", arg, "--out", out.to_str().unwrap()]).status.success());
     assert!(std::fs::read_to_string(out.join("rust/concord_registry.rs")).unwrap().contains("pub struct Legacy {"));
+    // A typed root in both languages, read as draft-07, agreeing with the validator.
+    let fixtures = scratch.path().join("fixtures");
+    std::fs::create_dir_all(fixtures.join("Legacy")).unwrap();
+    for (name, body) in
+        [("ok.json", r#"{"id":7}"#), ("no_id.json", "{}"), ("no_id.reject", ""), ("id_text.json", r#"{"id":"7"}"#), ("id_text.reject", r#"at "/id""#)]
+    {
+        std::fs::write(fixtures.join("Legacy").join(name), body).unwrap();
+    }
+    let (python, work) = (python(), scratch.path().join("work"));
+    let roundtrip =
+        concord(&["roundtrip", "--registry", arg, "--fixtures", fixtures.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", &python]);
+    assert!(text(&roundtrip).ends_with("3 passed, 0 failed\n"), "{}", text(&roundtrip));
 }
