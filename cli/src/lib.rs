@@ -15,6 +15,7 @@ pub mod engine;
 pub mod fetch;
 pub mod fuzz;
 pub mod harness;
+pub mod report;
 pub mod roundtrip;
 pub mod upgrade;
 

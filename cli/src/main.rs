@@ -29,6 +29,9 @@ enum Command {
         /// The Python package's name.
         #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
         python_package: String,
+        /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Fail when a pin drifted or the generated bindings are stale.
     Check {
@@ -40,6 +43,9 @@ enum Command {
         /// The Python package's name.
         #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
         python_package: String,
+        /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// List schema files in the registry's index with their digests, and every
     /// local file their `$ref`s reach (the index is created if there is none).
@@ -65,11 +71,17 @@ enum Command {
         /// Schema files inside the registry folder, or URLs to download into it (with every document they reference).
         #[arg(required_unless_present = "update", conflicts_with = "update")]
         sources: Vec<String>,
+        /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Re-pin every schema to its current bytes, after a deliberate change.
     Pin {
         #[arg(long, default_value = "registry")]
         registry: PathBuf,
+        /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Build the bindings of a registry in both languages and run every fixture through both.
     Roundtrip {
@@ -159,6 +171,9 @@ enum Command {
         file: PathBuf,
         #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
         max_bytes: usize,
+        /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Rewrite schemas written in an older dialect (draft-04, draft-06,
     /// draft-07, 2019-09), or 2020-12 schemas that still use an older
@@ -219,6 +234,31 @@ struct JsonArgs {
     file: PathBuf,
     #[arg(long, default_value_t = strict::DEFAULT_MAX_BYTES)]
     max_bytes: usize,
+    /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// How a command reports: for people, or one JSON object for tools.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+impl Command {
+    /// The report format a command was given (`text` where it has none).
+    fn format(&self) -> Format {
+        match self {
+            Command::Generate { format, .. } | Command::Check { format, .. } | Command::Add { format, .. } | Command::Pin { format, .. } => *format,
+            _ => Format::Text,
+        }
+    }
+}
+
+/// Writes one JSON object and a line break to standard output.
+fn print_json(value: &serde_json::Value) {
+    println!("{}", serde_json::to_string(value).expect("a JSON value always serializes"));
 }
 
 fn main() -> ExitCode {
@@ -226,8 +266,8 @@ fn main() -> ExitCode {
     if let Command::Json(json) = command {
         return run_json(json);
     }
-    if let Command::Validate { registry, name, file, max_bytes } = command {
-        return run_validate(&registry, &name, &file, max_bytes);
+    if let Command::Validate { registry, name, file, max_bytes, format } = command {
+        return run_validate(&registry, &name, &file, max_bytes, format);
     }
     if let Command::Diff { old, new, against, registry, format, fail_on } = command {
         return run_diff(old, new, against, registry, format, fail_on);
@@ -235,8 +275,13 @@ fn main() -> ExitCode {
     if let Command::Upgrade { files, in_place, dialect, read_as } = command {
         return run_upgrade(&files, in_place, dialect, read_as);
     }
+    let format = command.format();
     match run(command) {
         Ok(code) => code,
+        Err(errors) if format == Format::Json => {
+            print_json(&concord_cli::report::errors(&errors));
+            ExitCode::FAILURE
+        }
         Err(errors) => {
             eprintln!("{errors}");
             ExitCode::FAILURE
@@ -246,19 +291,24 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<ExitCode, Errors> {
     match command {
-        Command::Generate { registry, out, python_package } => {
+        Command::Generate { registry, out, python_package, format } => {
             let files = generate(&registry, &python_package)?;
             write_files(&out, &files)?;
-            for file in &files {
-                println!("wrote {}", out.join(&file.path).display());
+            let written: Vec<String> = files.iter().map(|file| out.join(&file.path).display().to_string()).collect();
+            match format {
+                Format::Json => print_json(&serde_json::json!({ "wrote": written })),
+                Format::Text => written.iter().for_each(|path| println!("wrote {path}")),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { registry, out, python_package } => {
+        Command::Check { registry, out, python_package, format } => {
             let files = generate(&registry, &python_package)?;
             let stale = stale_files(&out, &files);
             if stale.is_empty() {
-                println!("ok: every pin holds and {} is up to date", out.display());
+                match format {
+                    Format::Json => print_json(&serde_json::json!({ "ok": true })),
+                    Format::Text => println!("ok: every pin holds and {} is up to date", out.display()),
+                }
                 return Ok(ExitCode::SUCCESS);
             }
             let mut errors = Errors::default();
@@ -274,10 +324,20 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Err(errors)
         }
-        Command::Add { registry, update: Some(name), .. } => {
+        Command::Add { registry, update: Some(name), format, .. } => {
             let before = concord_cli::load(&registry)?;
             let updated = concord_cli::add::update(&registry, &name)?;
-            if updated.changed.is_empty() && updated.added.is_empty() {
+            let after = if updated.changed.is_empty() && updated.added.is_empty() { None } else { Some(concord_cli::load(&registry)?) };
+            let findings = after.as_ref().map(|after| concord_cli::diff::diff(&before, after)).unwrap_or_default();
+            let (old_label, new_label) = (format!("{} before the update", registry.display()), registry.display().to_string());
+            let sides = concord_cli::diff::report::Sides { old_label: &old_label, old_dir: &registry, new_label: &new_label, new_dir: &registry };
+            if format == Format::Json {
+                let changed: Vec<_> = updated.changed.iter().map(|(path, digest)| serde_json::json!({"path": path, "digest": digest})).collect();
+                let diff: serde_json::Value = serde_json::from_str(&concord_cli::diff::report::json(&findings, &sides)).expect("the diff report is JSON");
+                print_json(&serde_json::json!({"updated": changed, "added": concord_cli::report::added(&updated.added), "findings": diff["findings"]}));
+                return Ok(ExitCode::SUCCESS);
+            }
+            if after.is_none() {
                 println!("{name}: every downloaded document is as it was");
                 return Ok(ExitCode::SUCCESS);
             }
@@ -285,24 +345,29 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
                 println!("updated {path}: {digest}");
             }
             print_added(&updated.added);
-            let after = concord_cli::load(&registry)?;
-            let findings = concord_cli::diff::diff(&before, &after);
-            let (old_label, new_label) = (format!("{} before the update", registry.display()), registry.display().to_string());
-            let sides = concord_cli::diff::report::Sides { old_label: &old_label, old_dir: &registry, new_label: &new_label, new_dir: &registry };
             print!("{}", concord_cli::diff::report::table(&findings, &sides, concord_cli::diff::Severity::Error));
             Ok(ExitCode::SUCCESS)
         }
-        Command::Add { registry, name, dialect, read_as, uri, sources, update: None } => {
+        Command::Add { registry, name, dialect, read_as, uri, sources, update: None, format } => {
             let options = concord_cli::add::EntryOptions { name, dialect, read_as, uri };
             let added = concord_cli::add::add(&registry, &sources, &options)?;
+            if format == Format::Json {
+                print_json(&serde_json::json!({ "added": concord_cli::report::added(&added) }));
+                return Ok(ExitCode::SUCCESS);
+            }
             if added.is_empty() {
                 println!("every file is listed already");
             }
             print_added(&added);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Pin { registry: dir } => {
+        Command::Pin { registry: dir, format } => {
             let changes = pin(&dir)?;
+            if format == Format::Json {
+                let changes: Vec<_> = changes.iter().map(|change| serde_json::json!({"path": change.path, "old": change.old, "new": change.new})).collect();
+                print_json(&serde_json::json!({ "changes": changes }));
+                return Ok(ExitCode::SUCCESS);
+            }
             if changes.is_empty() {
                 println!("every pin already matches its file");
             }
@@ -495,9 +560,14 @@ fn run_upgrade(files: &[PathBuf], in_place: bool, dialect: Option<Dialect>, read
 
 /// Exit codes: 0 valid, 1 refused (the notes on standard error), 2 the
 /// registry, the name or the file cannot be used.
-fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, max_bytes: usize) -> ExitCode {
+fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, max_bytes: usize, format: Format) -> ExitCode {
+    let json = format == Format::Json;
     let schema = match concord_cli::load(registry).and_then(|model| concord_cli::RecordSchema::find(&model, name)) {
         Ok(schema) => schema,
+        Err(errors) if json => {
+            print_json(&concord_cli::report::errors(&errors));
+            return ExitCode::from(2);
+        }
         Err(errors) => {
             eprintln!("{errors}");
             return ExitCode::from(2);
@@ -505,22 +575,36 @@ fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, 
     };
     let bytes = match read_input(file) {
         Ok(bytes) => bytes,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
+        Err(message) => return unreadable(&message, json),
     };
     let value = match strict::read_with(&bytes, strict::Limits { max_bytes }) {
         Ok(value) => value,
+        Err(error) if json => {
+            print_json(&concord_cli::report::input_error(error.kind.name(), &error.message, Some(error.offset), None, &bytes));
+            return ExitCode::FAILURE;
+        }
         Err(error) => {
             eprint!("error: {error}\n{}", concord_runtime::location::at_offset(&bytes, error.offset, &input_name(file)));
             return ExitCode::FAILURE;
         }
     };
     match schema.validate(&value) {
+        Ok(()) if json => {
+            print_json(&serde_json::json!({ "ok": true }));
+            ExitCode::SUCCESS
+        }
         Ok(()) => {
             println!("ok");
             ExitCode::SUCCESS
+        }
+        Err(refusal) if json => {
+            let notes: Vec<_> = refusal
+                .notes
+                .iter()
+                .map(|note| serde_json::json!({"pointer": note.pointer, "keyword": note.keyword, "schema_path": note.schema_path, "message": note.message}))
+                .collect();
+            print_json(&serde_json::json!({ "notes": notes, "more": refusal.more }));
+            ExitCode::FAILURE
         }
         Err(refusal) => {
             eprintln!("{refusal}");
@@ -529,32 +613,63 @@ fn run_validate(registry: &std::path::Path, name: &str, file: &std::path::Path, 
     }
 }
 
+/// An input that cannot be read: exit 2, said on standard error, or as JSON.
+fn unreadable(message: &str, json: bool) -> ExitCode {
+    if json {
+        let message = message.strip_prefix("error: ").unwrap_or(message);
+        print_json(&serde_json::json!({ "error": { "kind": "unreadable", "message": message } }));
+    } else {
+        eprintln!("{message}");
+    }
+    ExitCode::from(2)
+}
+
 /// Exit codes: 0 done, 1 the input was refused, 2 the file could not be read.
 fn run_json(command: JsonCommand) -> ExitCode {
     let (JsonCommand::Check(args) | JsonCommand::Canon(args) | JsonCommand::Digest(args)) = &command;
+    let json = args.format == Format::Json;
     let bytes = match read_input(&args.file) {
         Ok(bytes) => bytes,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
+        Err(message) => return unreadable(&message, json),
     };
     let limits = strict::Limits { max_bytes: args.max_bytes };
     let output = match command {
-        JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| b"ok\n".to_vec()).map_err(canonical::CanonicalError::from),
-        JsonCommand::Canon(_) => strict::read_with(&bytes, limits).map_err(canonical::CanonicalError::from).and_then(|value| canonical::to_bytes(&value)),
-        JsonCommand::Digest(_) => strict::read_with(&bytes, limits)
-            .map_err(canonical::CanonicalError::from)
-            .and_then(|value| canonical::digest(&value))
-            .map(|digest| format!("{digest}\n").into_bytes()),
+        JsonCommand::Check(_) => strict::check_with(&bytes, limits).map(|()| Output::Ok).map_err(canonical::CanonicalError::from),
+        JsonCommand::Canon(_) => {
+            strict::read_with(&bytes, limits).map_err(canonical::CanonicalError::from).and_then(|value| canonical::to_bytes(&value)).map(Output::Canonical)
+        }
+        JsonCommand::Digest(_) => {
+            strict::read_with(&bytes, limits).map_err(canonical::CanonicalError::from).and_then(|value| canonical::digest(&value)).map(Output::Digest)
+        }
     };
     match output {
         Ok(output) => {
+            let written = match (output, json) {
+                (Output::Ok, false) => b"ok\n".to_vec(),
+                (Output::Canonical(bytes), false) => bytes,
+                (Output::Digest(digest), false) => format!("{digest}\n").into_bytes(),
+                (Output::Ok, true) => b"{\"ok\":true}\n".to_vec(),
+                (Output::Canonical(bytes), true) => {
+                    let text = String::from_utf8(bytes).expect("canonical JSON is UTF-8");
+                    format!("{}\n", serde_json::json!({ "canonical": text })).into_bytes()
+                }
+                (Output::Digest(digest), true) => format!("{}\n", serde_json::json!({ "digest": digest })).into_bytes(),
+            };
             let mut stdout = std::io::stdout().lock();
-            if stdout.write_all(&output).and_then(|()| stdout.flush()).is_err() {
+            if stdout.write_all(&written).and_then(|()| stdout.flush()).is_err() {
                 return ExitCode::from(2);
             }
             ExitCode::SUCCESS
+        }
+        Err(error) if json => {
+            let report = match &error {
+                canonical::CanonicalError::Read(error) => concord_cli::report::input_error(error.kind.name(), &error.message, Some(error.offset), None, &bytes),
+                canonical::CanonicalError::NotCanonical { pointer, message } => {
+                    concord_cli::report::input_error("not-canonical", message, None, Some(pointer), &bytes)
+                }
+            };
+            print_json(&report);
+            ExitCode::FAILURE
         }
         Err(error) => {
             // Where it is, as a person reads the file: line, column and the line.
@@ -567,6 +682,13 @@ fn run_json(command: JsonCommand) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// What `concord json` computed.
+enum Output {
+    Ok,
+    Canonical(Vec<u8>),
+    Digest(String),
 }
 
 /// How an input is named where its lines are shown: its path as given, `<stdin>` for `-`.

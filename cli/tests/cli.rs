@@ -230,18 +230,28 @@ fn json_commands_match_the_python_runtime() {
         std::fs::write(&file, bytes).unwrap();
         for action in ["check", "canon", "digest"] {
             for (path, stdin) in [(file.to_str().unwrap(), None), ("-", Some(bytes))] {
-                let args = ["json", action, path];
-                let rust = run("rust", &args, stdin);
-                assert_eq!(rust, run("python", &args, stdin), "{action} {name} ({path})");
-                compared += 1;
+                for format in ["text", "json"] {
+                    let args = ["json", action, path, "--format", format];
+                    let rust = run("rust", &args, stdin);
+                    assert_eq!(rust, run("python", &args, stdin), "{action} {name} ({path}, {format})");
+                    compared += 1;
+                }
             }
         }
     }
     let missing = scratch.path().join("missing.json");
-    let args = ["json", "check", missing.to_str().unwrap()];
-    let rust = run("rust", &args, None);
-    assert_eq!(rust.0, Some(2));
-    assert_eq!(rust, run("python", &args, None));
+    for format in ["text", "json"] {
+        let args = ["json", "check", missing.to_str().unwrap(), "--format", format];
+        let rust = run("rust", &args, None);
+        assert_eq!(rust.0, Some(2));
+        assert_eq!(rust, run("python", &args, None));
+    }
+    // For tools: the same facts as one JSON object, on standard output.
+    let duplicate = run("rust", &["json", "check", scratch.path().join("duplicate.json").to_str().unwrap(), "--format", "json"], None);
+    assert_eq!(
+        (duplicate.0, String::from_utf8(duplicate.1).unwrap()),
+        (Some(1), "{\"error\":{\"kind\":\"duplicate-key\",\"message\":\"duplicate key \\\"a\\\"\",\"offset\":7,\"line\":1,\"column\":8}}\n".to_owned())
+    );
     // The verdicts themselves, spot-checked: the comparison above must not pass on two empty outputs.
     let ok = scratch.path().join("ok.json");
     assert_eq!(run("rust", &["json", "canon", ok.to_str().unwrap()], None).1, "{\"a\":null,\"b\":[1,\"é\"]}".as_bytes());
@@ -249,7 +259,7 @@ fn json_commands_match_the_python_runtime() {
     let file = scratch.path().join("duplicate.json");
     let place = format!(" --> {}:1:8\n  |\n1 | {{\"a\":1,\"a\":2}}\n  |        ^\n", file.display());
     assert_eq!((duplicate.0, duplicate.2), (Some(1), format!("error: duplicate-key at byte 7: duplicate key \"a\"\n{place}")));
-    assert_eq!(compared, 36);
+    assert_eq!(compared, 72);
 }
 
 /// Prints the class docstring of `Hostile` and the attribute docstring of its
@@ -500,4 +510,34 @@ fn add_refuses_what_the_registry_would_refuse_and_writes_nothing() {
     );
     assert!(text(&refused).contains("outside.schema.json: not in the registry folder"), "{}", text(&refused));
     assert!(!registry.join("registry.json").exists());
+}
+
+/// `--format json` on `check`, `generate`, `pin` and `add`: one JSON object
+/// on standard output, the diagnostics with their file, pointer, line and
+/// column, for tools that read them.
+#[test]
+fn the_commands_report_as_json_for_tools() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    std::fs::create_dir_all(&registry).unwrap();
+    let schema =
+        "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\",\n  \"properties\": {\"n\": {\"type\": \"integr\"}}\n}\n";
+    std::fs::write(registry.join("a.schema.json"), schema).unwrap();
+    let (arg, out) = (registry.to_str().unwrap(), scratch.path().join("out"));
+    let json = |output: &std::process::Output| -> serde_json::Value { serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", text(output))) };
+
+    let refused = concord(&["add", "--registry", arg, "--format", "json", registry.join("a.schema.json").to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    let errors = json(&refused)["errors"].clone();
+    assert_eq!(errors[0]["pointer"], "/properties/n/type", "{errors}");
+    assert_eq!((&errors[0]["line"], &errors[0]["column"]), (&serde_json::json!(4), &serde_json::json!(24)), "{errors}");
+    assert!(errors[0]["message"].as_str().unwrap().contains("did you mean \"integer\"?"), "{errors}");
+
+    std::fs::write(registry.join("a.schema.json"), schema.replace("integr", "integer")).unwrap();
+    let added = json(&concord(&["add", "--registry", arg, "--format", "json", registry.join("a.schema.json").to_str().unwrap()]));
+    assert_eq!(added["added"][0]["name"], "A", "{added}");
+    let written = json(&concord(&["generate", "--registry", arg, "--out", out.to_str().unwrap(), "--format", "json"]));
+    assert!(written["wrote"].as_array().unwrap().iter().any(|path| path.as_str().unwrap().ends_with("concord_registry.rs")), "{written}");
+    assert_eq!(json(&concord(&["check", "--registry", arg, "--out", out.to_str().unwrap(), "--format", "json"])), serde_json::json!({"ok": true}));
+    assert_eq!(json(&concord(&["pin", "--registry", arg, "--format", "json"])), serde_json::json!({"changes": []}));
 }

@@ -22,7 +22,9 @@ fn cases() -> Vec<(String, PathBuf, String)> {
         .map(|path| {
             let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
             let notes = workspace().join("fixtures/validation/notes/Checked").join(format!("{name}.txt"));
+            // `{input}`: the input's path, where a strict-profile refusal shows its line.
             let expected = std::fs::read_to_string(&notes).unwrap_or_else(|error| panic!("{}: {error}", notes.display()));
+            let expected = expected.replace("{input}", &path.display().to_string());
             (name, path, expected)
         })
         .collect();
@@ -56,6 +58,9 @@ for path in sys.argv[1:]:
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
         code = main(["validate", "concord_registry", "Checked", path])
+    as_json = io.StringIO()
+    with contextlib.redirect_stdout(as_json):
+        main(["validate", "concord_registry", "Checked", path, "--format", "json"])
     with open(path, "rb") as file:
         data = file.read()
     try:
@@ -65,17 +70,28 @@ for path in sys.argv[1:]:
         parsed = f"{refusal}\n"
     except ValueError as error:
         parsed = f"not a value: {error}\n"
-    print(json.dumps([code, printed.getvalue(), parsed]))
+    print(json.dumps([code, printed.getvalue(), parsed, as_json.getvalue()]))
 "#;
     let output = Command::new(&python).args(["-c", script]).args(cases.iter().map(|(_, input, _)| input)).env("PYTHONPATH", &python_path).output().unwrap();
     assert!(output.status.success(), "{}", text(&output));
-    let answers: Vec<(Option<i32>, String, String)> =
+    let answers: Vec<(Option<i32>, String, String, String)> =
         String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
     assert_eq!(answers.len(), cases.len(), "one answer a case");
     let (mut valid, mut more) = (0, 0);
-    for ((name, input, expected), (code, printed, parsed)) in cases.iter().zip(answers) {
+    for ((name, input, expected), (code, printed, parsed, as_json)) in cases.iter().zip(answers) {
         let rust = run(Command::new(env!("CARGO_BIN_EXE_concord")).args(["validate", "--registry"]).arg(&registry).arg("Checked").arg(input));
         assert_eq!(rust, (code, printed), "{name}: Rust, then Python");
+        // For tools, `--format json`: the same object from both.
+        let rust_json = Command::new(env!("CARGO_BIN_EXE_concord"))
+            .args(["validate", "--format", "json", "--registry"])
+            .arg(&registry)
+            .arg("Checked")
+            .arg(input)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8(rust_json.stdout).unwrap(), as_json, "{name}: Rust, then Python, as JSON");
+        let report: serde_json::Value = serde_json::from_str(&as_json).unwrap();
+        assert_eq!(report.get("ok").is_some(), expected == "ok\n", "{name}: {as_json}");
         assert_eq!(&rust.1, expected, "{name}: what validate prints is fixtures/validation/notes/Checked/{name}.txt");
         let refused = expected != "ok\n";
         assert_eq!(rust.0, Some(if refused { 1 } else { 0 }), "{name}");

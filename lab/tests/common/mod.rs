@@ -87,7 +87,9 @@ pub fn lint_bindings(registry: &Path, krate: &Path) -> String {
         .arg(&package)
         .env("PYTHONPATH", workspace().join("runtime/python"));
     let mut problems = String::new();
-    for (name, command) in [("cargo clippy -- -D warnings", &mut clippy), ("ruff check", &mut ruff), ("ruff format --check", &mut format), ("mypy --strict", &mut mypy)] {
+    for (name, command) in
+        [("cargo clippy -- -D warnings", &mut clippy), ("ruff check", &mut ruff), ("ruff format --check", &mut format), ("mypy --strict", &mut mypy)]
+    {
         let output = command.current_dir(workspace()).output().unwrap();
         if !output.status.success() {
             let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));

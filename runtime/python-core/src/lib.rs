@@ -142,11 +142,25 @@ fn location_of(data: &[u8], pointer: &str, name: &str) -> Option<String> {
     concord_runtime::location::at_pointer(data, pointer, name)
 }
 
+/// The 1-based line and column of byte `offset` of `data`.
+#[pyfunction]
+fn line_and_column(data: &[u8], offset: usize) -> (usize, usize) {
+    concord_runtime::location::line_and_column(data, offset)
+}
+
+/// The byte offset and width of where a JSON pointer stands in `data`, if it is JSON up to there.
+#[pyfunction]
+fn pointer_place(data: &[u8], pointer: &str) -> Option<(usize, usize)> {
+    concord_runtime::location::pointer_place(data, pointer)
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(location_at, module)?)?;
     module.add_function(wrap_pyfunction!(location_of, module)?)?;
+    module.add_function(wrap_pyfunction!(line_and_column, module)?)?;
+    module.add_function(wrap_pyfunction!(pointer_place, module)?)?;
     module.add_function(wrap_pyfunction!(scan_accepts, module)?)?;
     module.add_function(wrap_pyfunction!(check_reference, module)?)?;
     module.add_function(wrap_pyfunction!(canonicalize, module)?)?;
