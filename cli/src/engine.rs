@@ -36,10 +36,17 @@ pub fn check(model: &Model, errors: &mut Errors) {
         if reached.iter().any(|&other| errors.diagnostics.iter().any(|d| d.file == model.modules[other].file)) {
             continue;
         }
-        // One build for the entry: the document is parsed and compiled once.
-        if let Err(why) = build(&documents, &pointers) {
-            let (file, pointer, why) =
-                locate(model, index, &documents, &text, &pointers).unwrap_or_else(|| (model.modules[index].file.clone(), String::new(), why));
+        // One build for the entry: the document is parsed and compiled once;
+        // and the root record's own, as the bindings build it (from the whole
+        // document, which the crate also holds to its meta-schema).
+        let built = build(&documents, &pointers).and_then(|()| if pointers.contains(&"") { build(&documents, &[""]) } else { Ok(()) });
+        if let Err(why) = built {
+            // Where the meta-schema refused the document, the engine says so itself.
+            let meta = why.split_once(" (the schema at ").and_then(|(_, rest)| rest.strip_suffix(')')).map(str::to_owned);
+            let (file, pointer, why) = match meta {
+                Some(place) => (model.modules[index].file.clone(), place, why),
+                None => locate(model, index, &documents, &text, &pointers).unwrap_or_else(|| (model.modules[index].file.clone(), String::new(), why)),
+            };
             // A place the reader refused already: the engine's refusal adds nothing.
             if !errors.diagnostics.iter().any(|d| d.file == file && d.pointer == pointer) {
                 // The engine's words quote the schema: shown on one line.

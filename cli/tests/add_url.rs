@@ -19,8 +19,9 @@ use common::*;
 type Page = (u16, Vec<(String, String)>, Vec<u8>);
 
 /// An HTTP/1.1 server on 127.0.0.1 that answers each path from `pages`
-/// (404 for others), one connection a request, until dropped or a minute
-/// has passed.
+/// (404 for others), one connection a request, until dropped, ten minutes
+/// have passed (a busy machine builds the bindings in between) or it has
+/// answered a thousand requests.
 struct Server {
     base: String,
     pages: Arc<Mutex<HashMap<String, Page>>>,
@@ -38,8 +39,9 @@ impl Server {
         let stop = Arc::new(AtomicBool::new(false));
         let (served, asked, stopped) = (pages.clone(), requests.clone(), stop.clone());
         std::thread::spawn(move || {
-            let deadline = Instant::now() + Duration::from_secs(60);
-            while !stopped.load(Ordering::Relaxed) && Instant::now() < deadline {
+            let deadline = Instant::now() + Duration::from_secs(600);
+            let mut answered = 0;
+            while !stopped.load(Ordering::Relaxed) && Instant::now() < deadline && answered < 1_000 {
                 let Ok((mut stream, _)) = listener.accept() else {
                     std::thread::sleep(Duration::from_millis(5));
                     continue;
@@ -59,6 +61,7 @@ impl Server {
                     }
                 }
                 asked.lock().unwrap().push(path.clone());
+                answered += 1;
                 let (status, headers, body) = served.lock().unwrap().get(&path).cloned().unwrap_or((404, vec![], b"not here".to_vec()));
                 let reason = match status {
                     200 => "OK",

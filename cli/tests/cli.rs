@@ -541,3 +541,30 @@ fn the_commands_report_as_json_for_tools() {
     assert_eq!(json(&concord(&["check", "--registry", arg, "--out", out.to_str().unwrap(), "--format", "json"])), serde_json::json!({"ok": true}));
     assert_eq!(json(&concord(&["pin", "--registry", arg, "--format", "json"])), serde_json::json!({"changes": []}));
 }
+
+/// A pattern the crate's meta-schema check refuses (`(?i)`, no ECMA-262
+/// syntax: tilecloud-chain's schema has one) is refused when the registry
+/// is generated, at the pattern, as the root record's engine would refuse
+/// it when built from the whole document; never a record type whose every
+/// read then fails ("cannot be checked").
+#[test]
+fn a_pattern_the_engine_refuses_is_refused_when_generated() {
+    let scratch = tempfile::tempdir().unwrap();
+    let registry = scratch.path().join("registry");
+    std::fs::create_dir_all(&registry).unwrap();
+    let schema = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema",
+        "type": "object",
+        "properties": {"name": {"$ref": "#/definitions/name"}},
+        "definitions": {"name": {"type": "string", "pattern": "(?i)^(?!(SERVICE|VERSION))[a-z0-9_]+$"}}
+    });
+    let bytes = serde_json::to_vec_pretty(&schema).unwrap();
+    std::fs::write(registry.join("c.schema.json"), &bytes).unwrap();
+    let index = serde_json::json!({"format": 1, "schemas": [{"name": "C", "path": "c.schema.json", "digest": concord_codegen::registry::digest(&bytes)}]});
+    std::fs::write(registry.join("registry.json"), index.to_string()).unwrap();
+    let out = scratch.path().join("out");
+    let refused = concord(&["generate", "--registry", registry.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused));
+    assert!(text(&refused).contains("c.schema.json at /definitions/name/pattern: the assertion engine cannot check this schema"), "{}", text(&refused));
+    assert!(!out.exists());
+}

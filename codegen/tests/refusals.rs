@@ -742,11 +742,15 @@ fn two_documents_claiming_one_uri_each_resolve_within_themselves() {
     let model = concord_codegen::load(both.path()).unwrap();
     assert_eq!(model.modules.iter().map(|module| module.refers_to.len()).collect::<Vec<_>>(), [0, 0], "each reads only itself");
     let referrer = json!({"$schema": DRAFT7, "type": "object", "properties": {"f": {"$ref": id}}});
-    let three = Registry::new(&[("FleetA", old), ("FleetB", new), ("Uses", referrer)]);
+    let three = Registry::new(&[("FleetA", old.clone()), ("FleetB", new), ("Uses", referrer)]);
     assert_has(
         &three.errors(),
         &[&format!("a `$ref` names {id}, which two entries claim (fleeta.schema.json and fleetb.schema.json: two versions of one schema?)")],
     );
+    // Two copies of one document (each schema of a set bundling a shared file) are that document.
+    let referrer = json!({"$schema": DRAFT7, "type": "object", "properties": {"f": {"$ref": id}}});
+    let copies = Registry::new(&[("FleetA", old.clone()), ("FleetCopy", old), ("Uses", referrer)]);
+    assert!(concord_codegen::load(copies.path()).is_ok(), "{}", copies.errors());
 }
 
 /// A `$ref` of a fragment alone, in a draft-04 embedded resource (`"id":

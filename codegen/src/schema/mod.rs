@@ -125,7 +125,10 @@ pub fn read_all(registry: &Registry) -> Reading {
         let mut refers_to = Vec::new();
         for target in &scans[module].refs {
             let resolved = resolve_uri(&reader.bases[module], target.split('#').next().unwrap_or_default());
-            if let [first, second, ..] = reader.entries_named(module, &resolved)[..] {
+            // Copies of one document (a bundle's shared file listed by each schema that bundles it) are one document.
+            let claiming = reader.entries_named(module, &resolved);
+            let differ = claiming.iter().find(|&&other| registry.schemas[other].digest != registry.schemas[claiming[0]].digest);
+            if let (Some(&first), Some(&second)) = (claiming.first(), differ) {
                 if !reader.errors.diagnostics.iter().any(|d| d.file == schema.file && d.message.contains(&resolved)) {
                     let (a, b) = (&registry.schemas[first], &registry.schemas[second]);
                     reader.errors.push(
@@ -814,6 +817,9 @@ impl Reader {
             }
         }
         if schema.has("enum") || schema.has("const") {
+            // Another type's keywords beside an enum (`"additionalProperties": false`
+            // on a string enum, as OCPP's schemas have it) are no-ops here too.
+            doc.engine |= self.misplaced(doc, schema, base.as_deref());
             match self.enum_values(doc.file, schema, base.as_deref(), nullable)? {
                 Some((values, null)) => {
                     // Assertions beside an enum narrow it further: the engine checks them.

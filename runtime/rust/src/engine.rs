@@ -197,9 +197,14 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
             pointers => json!({"anyOf": pointers.iter().map(|pointer| json!({"$ref": format!("{base}#{}", fragment(pointer))})).collect::<Vec<_>>()}),
         }),
     };
-    built.map_err(|error| match pointers {
-        [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}", error.masked()),
-        _ => format!("a subschema cannot be enforced: {}", error.masked()),
+    built.map_err(|error| {
+        // A document its meta-schema refuses: where in the document (the crate checks a whole document against it).
+        let place = error.instance_path().as_str();
+        let place = if place.is_empty() { String::new() } else { format!(" (the schema at {place})") };
+        match pointers {
+            [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}{place}", error.masked()),
+            _ => format!("a subschema cannot be enforced: {}{place}", error.masked()),
+        }
     })
 }
 
