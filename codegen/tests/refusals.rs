@@ -776,3 +776,17 @@ fn a_fragment_in_an_embedded_resource_names_a_place_of_that_resource() {
     );
     assert!(errors.ends_with("1 error"), "the resource's own place resolves: {errors}");
 }
+
+/// The version-less `$schema` (`http://json-schema.org/schema#`, as
+/// Angular's and MISP's schemas declare) names no draft: refused, naming
+/// `read_as`, by which the entry says which draft the document is.
+#[test]
+fn a_versionless_schema_is_read_as_the_dialect_its_entry_names() {
+    let schema = json!({"$schema": "http://json-schema.org/schema#", "type": "object", "properties": {"a": {"type": "string"}}});
+    let registry = Registry::new(&[("Root", schema)]);
+    assert_has(&registry.errors(), &["at /$schema: \"http://json-schema.org/schema#\" names no draft in particular", "`\"read_as\"` in its registry.json entry"]);
+    let mut index: Value = serde_json::from_slice(&std::fs::read(registry.file("registry.json")).unwrap()).unwrap();
+    index["schemas"][0]["read_as"] = json!("draft-07");
+    registry.write_index(index);
+    assert!(concord_codegen::load(registry.path()).is_ok());
+}

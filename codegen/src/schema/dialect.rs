@@ -26,6 +26,13 @@ pub const ALL: [Dialect; 5] = [Dialect::Draft4, Dialect::Draft6, Dialect::Draft7
 /// What an error names as the dialects concord reads.
 pub const READ: &str = "draft-04, draft-06, draft-07, 2019-09 and 2020-12";
 
+/// Whether a `$schema` is the version-less meta-schema URI
+/// (`http://json-schema.org/schema#`), which names whichever draft was the
+/// latest (Angular's and MISP's schemas declare it).
+fn is_versionless(uri: &str) -> bool {
+    matches!(uri.trim_end_matches('#'), "http://json-schema.org/schema" | "https://json-schema.org/schema")
+}
+
 impl Dialect {
     /// The dialect a `$schema` URI names, if concord reads it. The
     /// version-less `https://json-schema.org/schema` names no draft in
@@ -48,6 +55,13 @@ impl Dialect {
     /// of the problem, and what is wrong).
     pub fn of_document(document: &Value, declared: Option<Dialect>) -> Result<Dialect, (&'static str, String)> {
         match (document.get("$schema"), declared) {
+            (Some(Value::String(uri)), _) if is_versionless(uri) => Err((
+                "/$schema",
+                format!(
+                    "{uri:?} names no draft in particular (it meant whichever was latest when written): say which the document is written in with \
+                     `\"read_as\"` in its registry.json entry (\"read_as\": \"draft-07\"; docs/dialects.md)"
+                ),
+            )),
             (Some(Value::String(uri)), _) => Dialect::of(uri).ok_or_else(|| ("/$schema", format!("unsupported dialect {uri:?}: concord reads {READ}"))),
             (Some(other), _) => Err(("/$schema", format!("unsupported dialect {other}: concord reads {READ}"))),
             (None, Some(declared)) => Ok(declared),
@@ -67,6 +81,10 @@ impl Dialect {
     /// else [`Dialect::of_document`].
     pub fn of_entry(document: &Value, declared: Option<Dialect>, read_as: Option<Dialect>) -> Result<Dialect, (&'static str, String)> {
         let Some(read_as) = read_as else { return Dialect::of_document(document, declared) };
+        // The version-less meta-schema names no dialect: the entry says which.
+        if document.get("$schema").and_then(Value::as_str).is_some_and(is_versionless) {
+            return Ok(read_as);
+        }
         if document.get("$schema").is_none() {
             return Err(("", format!("registry.json reads this document as {read_as} (`read_as`), but it has no `$schema` to read past: declare its dialect with `dialect` instead")));
         }
