@@ -112,7 +112,7 @@ license = "MIT OR Apache-2.0"
 
 [features]
 source = []
-validate = ["dep:jsonschema"]
+validate = ["dep:jsonschema", "dep:referencing"]
 
 [lib]
 name = "concord_runtime"
@@ -124,6 +124,11 @@ path = "benches/canonical.rs"
 harness = false
 
 [dependencies.jsonschema]
+version = "0.61.2"
+optional = true
+default-features = false
+
+[dependencies.referencing]
 version = "0.61.2"
 optional = true
 default-features = false

@@ -784,7 +784,10 @@ fn a_fragment_in_an_embedded_resource_names_a_place_of_that_resource() {
 fn a_versionless_schema_is_read_as_the_dialect_its_entry_names() {
     let schema = json!({"$schema": "http://json-schema.org/schema#", "type": "object", "properties": {"a": {"type": "string"}}});
     let registry = Registry::new(&[("Root", schema)]);
-    assert_has(&registry.errors(), &["at /$schema: \"http://json-schema.org/schema#\" names no draft in particular", "`\"read_as\"` in its registry.json entry"]);
+    assert_has(
+        &registry.errors(),
+        &["at /$schema: \"http://json-schema.org/schema#\" names no draft in particular", "`\"read_as\"` in its registry.json entry"],
+    );
     let mut index: Value = serde_json::from_slice(&std::fs::read(registry.file("registry.json")).unwrap()).unwrap();
     index["schemas"][0]["read_as"] = json!("draft-07");
     registry.write_index(index);

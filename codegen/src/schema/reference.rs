@@ -82,6 +82,10 @@ impl Reader {
                 None => Err(format!("`$ref` {target:?} names no `$anchor` of this document")),
             },
             None if self.entry_of(doc.module, target).is_some() => Ok(Resolved::Entry),
+            // A draft's meta-schema (a schema of schemas, as AsyncAPI's and
+            // OpenAPI's reference draft-07's and draft-04's): any JSON value
+            // here, which the engine checks against the copy it carries.
+            None if is_bundled_meta_schema(target.split('#').next().unwrap_or_default()) => Ok(Resolved::Embedded),
             None if target.contains(':') && !doc.ids.iter().any(|id| target.starts_with(id.trim_end_matches('#'))) => {
                 Err(format!("remote `$ref` {target:?} is refused: concord never fetches schemas; copy the schema into the registry"))
             }
@@ -165,4 +169,18 @@ pub fn percent_decode(fragment: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+/// Whether a URI names a meta-schema the engine carries: a draft's own
+/// (`http://json-schema.org/draft-07/schema`), or one of 2019-09's and
+/// 2020-12's vocabularies (`https://json-schema.org/draft/2020-12/meta/validation`).
+fn is_bundled_meta_schema(uri: &str) -> bool {
+    let vocabulary = |draft: &str| {
+        ["http://", "https://"].iter().any(|scheme| {
+            uri.strip_prefix(scheme).and_then(|rest| rest.strip_prefix("json-schema.org/draft/")).is_some_and(|rest| {
+                rest.strip_prefix(draft).and_then(|rest| rest.strip_prefix("/meta/")).is_some_and(|name| !name.is_empty() && !name.contains('/'))
+            })
+        })
+    };
+    super::Dialect::of(uri).is_some() || vocabulary("2019-09") || vocabulary("2020-12")
 }

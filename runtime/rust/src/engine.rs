@@ -12,7 +12,7 @@
 use crate::notes::Note;
 use crate::pinned::Source;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::{Draft, Keyword, Registry, ValidationError, Validator};
+use jsonschema::{Draft, Keyword, ValidationError, Validator};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -174,7 +174,8 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
         }
         resources.push((uri, in_its_dialect(contents)));
     }
-    let registry = Registry::new()
+    // On top of the meta-schemas of every draft, which a `$ref` may name.
+    let registry = referencing::SPECIFICATIONS
         .extend(resources)
         .and_then(|builder| builder.prepare())
         .map_err(|error| format!("the schema documents cannot be registered: {error}"))?;
