@@ -793,3 +793,20 @@ fn a_versionless_schema_is_read_as_the_dialect_its_entry_names() {
     registry.write_index(index);
     assert!(concord_codegen::load(registry.path()).is_ok());
 }
+
+/// The object of an inline `"type": ["object", "null"]` is a type of its
+/// own, but not the location's schema (which admits null too): it carries no
+/// pinned schema, so its records cannot disagree with a validator that
+/// accepts the `null` the struct refuses (ansible-rulebook's `print_event`,
+/// found by `concord fuzz` over the second corpus).
+#[test]
+fn the_object_half_of_an_inline_nullable_object_is_not_pinned() {
+    let schema = json!({"$schema": DRAFT, "type": "object", "properties": {"print_event": {
+        "type": ["object", "null"], "properties": {"pretty": {"type": "boolean"}}, "additionalProperties": false
+    }}});
+    let registry = Registry::new(&[("Action", schema)]);
+    let model = concord_codegen::load(registry.path()).unwrap();
+    let inner = model.types.iter().find(|def| def.origin.pointer == "/properties/print_event").expect("the object's type");
+    assert!(!inner.pinned(), "{inner:?}");
+    assert!(model.types.iter().find(|def| def.is_root).unwrap().pinned());
+}

@@ -35,11 +35,24 @@ pub(crate) fn write_registry<'a>(dir: &Path, documents: impl IntoIterator<Item =
         if let Some(dialect) = document.dialect {
             item["dialect"] = json!(dialect);
         }
+        // The version-less `$schema` names no draft: read as 2020-12, the
+        // latest, as validators read it (and as a user declares it, docs/dialects.md).
+        if versionless(document.bytes) {
+            item["read_as"] = json!("2020-12");
+        }
         index.push(item);
     }
     let mut text = serde_json::to_string_pretty(&json!({"format": 1, "schemas": index})).expect("a JSON value always serializes");
     text.push('\n');
     write(&dir.join(INDEX), text.as_bytes())
+}
+
+/// Whether a document's `$schema` is `http://json-schema.org/schema#` (or
+/// its `https` spelling), which names whichever draft is the latest.
+fn versionless(bytes: &[u8]) -> bool {
+    let document = serde_json::from_slice::<serde_json::Value>(bytes).ok();
+    let schema = document.as_ref().and_then(|document| document.get("$schema")).and_then(serde_json::Value::as_str);
+    schema.is_some_and(|uri| matches!(uri.trim_end_matches('#'), "http://json-schema.org/schema" | "https://json-schema.org/schema"))
 }
 
 /// Writes a file, making its folder first.

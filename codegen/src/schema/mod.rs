@@ -663,20 +663,23 @@ impl Reader {
     /// and enums become named types called `hint`.
     fn shape(&mut self, doc: &mut Document, schema: &Value, pointer: &str, hint: &str) -> Option<Shape> {
         let read = self.read(doc, schema, pointer, hint, false)?;
-        let named = |reader: &mut Reader, read| match read {
+        let named = |reader: &mut Reader, read, whole| match read {
             Read::Shape(shape) => shape,
-            read => reader.named(doc, schema, pointer, hint, read),
+            read => reader.named(doc, schema, pointer, hint, read, whole),
         };
         Some(match read {
-            Read::Nullable(inner) => Shape::Nullable(Box::new(named(self, *inner))),
-            read => named(self, read),
+            // The named type is the non-null part: not the location's whole
+            // schema, which also admits null (ansible-rulebook's `print_event`).
+            Read::Nullable(inner) => Shape::Nullable(Box::new(named(self, *inner, false))),
+            read => named(self, read, true),
         })
     }
 
-    /// A named type for what was read at `pointer`, inline in its parent.
-    fn named(&mut self, doc: &Document, schema: &Value, pointer: &str, hint: &str, read: Read) -> Shape {
+    /// A named type for what was read at `pointer`, inline in its parent;
+    /// pinned to the location where it is all of the location's schema (`whole`).
+    fn named(&mut self, doc: &Document, schema: &Value, pointer: &str, hint: &str, read: Read, whole: bool) -> Shape {
         let id = self.declare(hint, doc, pointer, false);
-        if doc.root.pointer(pointer) == Some(schema) {
+        if whole && doc.root.pointer(pointer) == Some(schema) {
             self.exact.insert(id);
         }
         self.model.types[id.0].doc = doc_text(schema);

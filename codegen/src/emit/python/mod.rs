@@ -685,7 +685,8 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
             line.push_str(word);
         }
     }
-    lines
+    // Where a run of spaces met a wrap, the line would end in one (W291).
+    lines.iter().map(|line| line.trim_end().to_owned()).collect()
 }
 
 fn escape_into(out: &mut String, c: char) {
@@ -727,6 +728,12 @@ mod tests {
     /// pm2-ecosystem: each character of the pattern read as a pattern).
     /// Every registry the fixtures hold is generated, and each laid-out
     /// statement compared with its line by `ast.dump`.
+    /// A run of spaces where a docstring wraps leaves no space at a line's end (W291).
+    #[test]
+    fn wrapped_docstring_lines_end_without_spaces() {
+        assert_eq!(super::wrap("first.  second  third", 7), ["first.", "second", "third"]);
+    }
+
     #[test]
     fn the_layout_never_changes_what_a_statement_means() {
         let mut found = Vec::new();

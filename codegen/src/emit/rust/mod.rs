@@ -148,7 +148,8 @@ fn format_items(tokens: TokenStream) -> String {
         if item_ended && !line.starts_with([' ', '}', ')', ']']) {
             out.push('\n');
         }
-        item_ended = line == "}" || (!line.starts_with(' ') && line.ends_with(';'));
+        // A doc comment's text may end with `;` too (oxlint's examples of code): no item ends there.
+        item_ended = line == "}" || (!line.starts_with([' ', '/']) && line.ends_with(';'));
         out.push_str(line);
         out.push('\n');
     }
