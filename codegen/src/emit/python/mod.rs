@@ -591,7 +591,7 @@ fn string_literal(text: &str) -> String {
         match c {
             '"' | '\'' if c != quote => out.push(c),
             '\'' => out.push_str("\\'"),
-            c if ambiguous.contains(&at) => escape_code_point(&mut out, c),
+            c if ambiguous.binary_search(&at).is_ok() => escape_code_point(&mut out, c),
             c => escape_into(&mut out, c),
         }
     }
@@ -649,7 +649,7 @@ fn docstring(doc: &Option<String>, indent: &str) -> String {
         let line = line.trim_end();
         let ambiguous = ambiguous(line);
         for (at, c) in line.char_indices() {
-            if ambiguous.contains(&at) {
+            if ambiguous.binary_search(&at).is_ok() {
                 escape_code_point(&mut escaped, c);
             } else {
                 escape_into(&mut escaped, c);
