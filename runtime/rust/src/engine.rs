@@ -185,6 +185,8 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
         .with_registry(&registry)
         .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
         .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)));
+    // The crate's own place of a refusal is the document's only when it built the whole document.
+    let of_document = whole.is_some();
     let built = match whole {
         // The document at its own base URI, in its own dialect: a wrapper
         // `$ref` to it would stand outermost in the dynamic scope, and the
@@ -201,7 +203,7 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
     built.map_err(|error| {
         // A document its meta-schema refuses: where in the document (the crate checks a whole document against it).
         let place = error.instance_path().as_str();
-        let place = if place.is_empty() { String::new() } else { format!(" (the schema at {place})") };
+        let place = if place.is_empty() || !of_document { String::new() } else { format!(" (the schema at {place})") };
         match pointers {
             [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}{place}", error.masked()),
             _ => format!("a subschema cannot be enforced: {}{place}", error.masked()),
