@@ -286,7 +286,10 @@ impl Adding<'_> {
                                 self.refreshed.push((path.clone(), registry::digest(&fetched.bytes)));
                                 self.fetched.push((path.clone(), fetched.bytes.clone()));
                             }
-                            self.follow(&mut queue, &path, &fetched.bytes, Some(&url), &file);
+                            if let Ok(document) = concord_runtime::strict::read_schema(&fetched.bytes) {
+                                let dialect = Dialect::of_document(&document, self.listing.registry_dialect).unwrap_or(Dialect::Draft202012);
+                                self.follow(&mut queue, &path, &document, dialect, &url, &file);
+                            }
                             continue;
                         }
                         Ok(old) if old != fetched.bytes => {
@@ -339,7 +342,7 @@ impl Adding<'_> {
                 _ => None,
             };
             let base = uri.clone().unwrap_or(own);
-            self.follow(&mut queue, &path, &bytes, Some(&base), &file);
+            self.follow(&mut queue, &path, &document, dialect, &base, &file);
             self.listing.bases.push(base);
             self.listing.paths.push(path.clone());
             self.listing.taken.push((name.clone(), path.clone()));
@@ -366,15 +369,11 @@ impl Adding<'_> {
     /// Queues what the `$ref`s of the document at `path` (based at `base`)
     /// name that the registry lacks: a relative reference in a file names
     /// a file beside it, any other an absolute URL, downloaded.
-    fn follow(&self, queue: &mut VecDeque<Wanted>, path: &str, bytes: &[u8], base: Option<&str>, file: &Path) {
-        let Ok(document) = concord_runtime::strict::read_schema(bytes) else { return };
-        let own = schema::document_base(path, None, Some(&document), self.listing.registry_dialect);
-        let base = base.unwrap_or(&own);
-        let dialect = Dialect::of_document(&document, self.listing.registry_dialect).unwrap_or(Dialect::Draft202012);
+    fn follow(&self, queue: &mut VecDeque<Wanted>, path: &str, document: &Value, dialect: Dialect, base: &str, file: &Path) {
         let downloaded = self.fetched.iter().any(|(fetched, _)| fetched == path) || self.listing.sources.iter().any(|(_, listed)| listed == path);
         // Resources the document embeds (`"$id": "node.json"` below the root): a `$ref` to one names no document.
-        let embedded: Vec<String> = identifiers(&document, dialect).iter().map(|id| schema::resolve_uri(base, id)).collect();
-        for target in references(&document) {
+        let embedded: Vec<String> = identifiers(document, dialect).iter().map(|id| schema::resolve_uri(base, id)).collect();
+        for target in references(document) {
             let reference = target.split('#').next().unwrap_or_default();
             if reference.is_empty() {
                 continue;
