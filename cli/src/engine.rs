@@ -36,10 +36,12 @@ pub fn check(model: &Model, errors: &mut Errors) {
         if reached.iter().any(|&other| errors.diagnostics.iter().any(|d| d.file == model.modules[other].file)) {
             continue;
         }
-        // One build for the entry: the document is parsed and compiled once;
-        // and the root record's own, as the bindings build it (from the whole
-        // document, which the crate also holds to its meta-schema).
-        let built = build(&documents, &pointers).and_then(|()| if pointers.contains(&"") { build(&documents, &[""]) } else { Ok(()) });
+        // The root record as the bindings build it (from the whole document,
+        // which the crate also holds to its meta-schema), and every other
+        // record in one build beside it: each subschema compiled once.
+        let others: Vec<&str> = pointers.iter().copied().filter(|pointer| !pointer.is_empty()).collect();
+        let root = if pointers.contains(&"") { build(&documents, &[""]) } else { Ok(()) };
+        let built = root.and_then(|()| if others.is_empty() { Ok(()) } else { build(&documents, &others) });
         if let Err(why) = built {
             // Where the meta-schema refused the document, the engine says so itself.
             let meta = why.split_once(" (the schema at ").and_then(|(_, rest)| rest.strip_suffix(')')).map(str::to_owned);
