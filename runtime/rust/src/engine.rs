@@ -38,10 +38,12 @@ fn describe(error: &ValidationError<'_>) -> Vec<Note> {
     let pointer = error.instance_path().as_str().to_owned();
     let mut schema_path = error.schema_path().as_str().to_owned();
     let mut keyword = error.kind().keyword().to_owned();
-    // The rewrite's keyword stands for the `type` beside it.
-    if keyword == INTEGER {
-        keyword = "type".to_owned();
-        schema_path = format!("{}/type", schema_path.strip_suffix(&format!("/{INTEGER}")).unwrap_or(&schema_path));
+    // The rewrite's keywords stand for the `type` beside them and for `multipleOf`.
+    for (rewrite, original) in [(INTEGER, "type"), (MULTIPLE_OF, "multipleOf")] {
+        if keyword == rewrite {
+            keyword = original.to_owned();
+            schema_path = format!("{}/{original}", schema_path.strip_suffix(&format!("/{rewrite}")).unwrap_or(&schema_path));
+        }
     }
     let note = |pointer: String, message: String| Note { pointer, keyword: keyword.clone(), schema_path: schema_path.clone(), message };
     let plural = |count: u64, one: &str, many: &str| format!("{count} {}", if count == 1 { one } else { many });
@@ -184,7 +186,8 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
         .offline()
         .with_registry(&registry)
         .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
-        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)));
+        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)))
+        .with_keyword(MULTIPLE_OF, |_, value, _| Ok(Box::new(MultipleOf::of(value))));
     // The crate's own place of a refusal is the document's only when it built the whole document.
     let of_document = whole.is_some();
     let built = match whole {
@@ -236,6 +239,12 @@ const TYPED_ID: &str = "x-typed-id";
 /// numbers: such a number is written without fraction or exponent.
 const INTEGER: &str = "x-concord-integer";
 
+/// `multipleOf`, renamed by the rewrite: checked on the number's decimal
+/// form exactly, as the types check it (`crate::number`). The crate checks
+/// the float's binary value once the decimal one is beyond its integers
+/// (`1e300` is a multiple of `1.5` there, not as written).
+const MULTIPLE_OF: &str = "x-concord-multiple-of";
+
 struct TypedId(String);
 
 impl<'i> Keyword<'i> for TypedId {
@@ -271,6 +280,39 @@ impl<'i> Keyword<'i> for Integer {
     }
 }
 
+/// The divisor as the types read it (a divisor they cannot read is refused
+/// by the reader, and left as `multipleOf` by the rewrite).
+struct MultipleOf(crate::number::Divisor, String);
+
+impl MultipleOf {
+    fn of(value: &Value) -> MultipleOf {
+        let text = value.to_string();
+        let divisor = crate::number::parse_divisor(&text).unwrap_or(crate::number::Divisor::from_parts(1, 0));
+        MultipleOf(divisor, text)
+    }
+}
+
+impl<'i> Keyword<'i> for MultipleOf {
+    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
+        if self.is_valid(instance) {
+            Ok(())
+        } else {
+            Err(ValidationError::custom(format!("is not a multiple of {}", self.1)))
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        match instance {
+            Value::Number(number) => match (number.as_i64(), number.as_f64()) {
+                (Some(integer), _) => crate::number::integer_multiple_of(integer, &self.0),
+                (None, Some(float)) => crate::number::multiple_of(float, &self.0),
+                (None, None) => false,
+            },
+            _ => true,
+        }
+    }
+}
+
 /// concord's annotations keep their meaning under the engine: the fixed
 /// rewrite of a pinned document before the engine reads it
 /// (docs/validation.md). It changes only what the types would otherwise
@@ -278,6 +320,8 @@ impl<'i> Keyword<'i> for Integer {
 /// - `"x-open-enum": true` removes its `enum`: the types keep any other string;
 /// - a `type` that allows `integer` but not `number` gets `"x-concord-integer":
 ///   true`: an integer is written without fraction or exponent;
+/// - `multipleOf` becomes `"x-concord-multiple-of"`, checked on the decimal
+///   form exactly, as the types check it;
 /// - `x-typed-id` is a keyword of the engine's (registered, not rewritten);
 /// - in a draft-06 or draft-07 document, `contentEncoding` and
 ///   `contentMediaType` are removed: those drafts let a validator assert
@@ -302,6 +346,13 @@ fn keep_concord_meaning(document: &mut Value, draft: Draft) {
                 }
                 if allows_integers_only(object) {
                     object.insert(INTEGER.to_owned(), Value::Bool(true));
+                }
+                if let Some(divisor) =
+                    object.get("multipleOf").filter(|divisor| divisor.is_number() && crate::number::parse_divisor(&divisor.to_string()).is_ok())
+                {
+                    let divisor = divisor.clone();
+                    object.remove("multipleOf");
+                    object.insert(MULTIPLE_OF.to_owned(), divisor);
                 }
                 if content_asserted {
                     object.remove("contentEncoding");

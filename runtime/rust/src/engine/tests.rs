@@ -156,3 +156,22 @@ fn a_document_known_by_two_uris_resolves_its_anchors() {
     assert!(validator.is_valid(&json!({"a": 1, "b": 2})));
     assert!(!validator.is_valid(&json!({"a": "x"})) && !validator.is_valid(&json!({"b": "x"})));
 }
+
+/// `multipleOf` on the decimal form, exactly, as the types check it: the
+/// crate alone divides the float's binary value once the decimal is beyond
+/// its integers, and called `1e300` a multiple of `1.5`.
+#[test]
+fn multiple_of_is_exact_on_the_decimal_form() {
+    let valid = |document: &str, value: &str| build(document, "").unwrap().is_valid(&serde_json::from_str(value).unwrap());
+    let schema = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "multipleOf": 1.5}"#;
+    for (value, expected) in [("1e300", false), ("3e300", true), ("4.5", true), ("4", false), ("6", true), ("\"x\"", true)] {
+        assert_eq!(valid(schema, value), expected, "{value}");
+    }
+    let tenth = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "multipleOf": 0.1}"#;
+    assert!(valid(tenth, "0.3") && !valid(tenth, "0.35"));
+    let (notes, _) = super::notes(&build(schema, "").unwrap(), &json!(4), 3);
+    assert_eq!(
+        (notes[0].keyword.as_str(), notes[0].schema_path.as_str(), notes[0].message.as_str()),
+        ("multipleOf", "/multipleOf", "is not a multiple of 1.5")
+    );
+}
