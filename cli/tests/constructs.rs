@@ -1,7 +1,8 @@
 //! `fixtures/constructs`: the constructs concord binds beyond plain objects
 //! (assertions on strings, numbers, arrays and objects; roots that are
 //! arrays, enums or a `$ref`; `$defs`-only documents; `definitions` and
-//! `$anchor` targets; unions; `allOf`; the assertion engine's keywords;
+//! `$anchor` targets; unions; object schemas without `type`; `allOf`; the
+//! assertion engine's keywords;
 //! `x-open-enum` and `x-typed-id`; references between entries and to an
 //! older-dialect entry; types that contain themselves through arrays and
 //! maps; rules that see only their own schema object), each with inputs both
@@ -13,7 +14,35 @@ use common::*;
 #[test]
 fn constructs_round_trip_in_both_languages() {
     let passed = roundtrip_passes("fixtures/constructs/registry", "fixtures/constructs/roundtrip");
-    assert!(passed >= 187, "{passed} passed");
+    assert!(passed >= 213, "{passed} passed");
+}
+
+/// An object schema without `type` (CloudFormation's resource schemas,
+/// many configuration schemas) admits every other JSON value too: it is a
+/// union by JSON type whose `object` branch is the struct users expect,
+/// with its unknown-key policy, and whose other branches hold each other
+/// value as what it is (an integer apart from a fraction, so each is written
+/// back as read). A root `type` list is a union the same way. The round-trip
+/// fixtures `Untyped/` and `SchemaOrBoolean/` hold both languages and the
+/// validator to it.
+#[test]
+fn an_object_schema_without_type_is_its_struct_or_any_other_value() {
+    let files = concord_codegen::Config::new().registry(workspace().join("fixtures/constructs/registry")).generate().unwrap();
+    let rust: String = files[0].contents.split_whitespace().collect::<Vec<_>>().join(" ");
+    for declaration in [
+        "pub enum Untyped { /// When a JSON object. Object(UntypedObject), /// When a JSON array. Array(Vec<::concord_runtime::Value>), /// When a JSON string. String_(String), /// When a JSON integer. Integer(i64), /// When a JSON number. Number(f64), /// When a JSON boolean. Boolean(bool), /// When a JSON null. Null(()), }",
+        "pub struct UntypedObject { pub name: String,",
+        "pub tags: Option<UntypedObjectTags>,",
+        "pub enum SchemaOrBoolean { /// When a JSON object. Object(Box<SchemaOrBooleanObject>), /// When a JSON boolean. Boolean(bool), }",
+    ] {
+        assert!(rust.contains(declaration), "{declaration}");
+    }
+    let python = &files.iter().find(|f| f.path.ends_with("untyped.py")).unwrap().contents;
+    assert!(python.contains("class UntypedObject(concord_runtime.Model):\n    model_config = pydantic.ConfigDict(extra=\"forbid\")"), "{python}");
+    assert!(
+        python.contains("concord_runtime.unions.json_type((\"object\", \"array\", \"string\", \"integer\", \"number\", \"boolean\", \"null\"))"),
+        "{python}"
+    );
 }
 
 /// A `$ref` into another entry's root or definition is that entry's type,

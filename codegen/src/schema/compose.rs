@@ -42,10 +42,16 @@ const ASSERTIONS: &[&str] = &[
 /// than a union no value could be told apart by.
 pub(super) fn asserts_only(object: &Map<String, Value>, dialect: super::Dialect) -> bool {
     let own_type = object.get("type");
+    let own_properties = object.get("properties").and_then(Value::as_object);
+    // `properties` naming only properties the schema declares narrows their
+    // values (AsyncAPI's AMQP binding: `{"properties": {"is": {"const":
+    // "queue"}}, "required": ["queue"]}`): it adds no key the type lacks.
+    let narrows = |value: &Value| value.as_object().is_some_and(|named| named.keys().all(|name| own_properties.is_some_and(|own| own.contains_key(name))));
     let branch_asserts = |branch: &Value| match branch {
         Value::Bool(_) => true,
         Value::Object(branch) => branch.iter().all(|(keyword, value)| {
             ASSERTIONS.contains(&keyword.as_str())
+                || (keyword == "properties" && narrows(value))
                 || (keyword == "type" && Some(value) == own_type)
                 || (matches!(keyword.as_str(), "allOf" | "anyOf" | "oneOf") && value.as_array().is_some_and(|_| asserts_only(branch, dialect)))
                 || matches!(super::keywords::role(keyword, dialect), super::Role::Annotation(_))
@@ -119,25 +125,57 @@ impl Reader {
     /// schema with that one type (so each type's keywords apply to it alone).
     pub(super) fn type_list(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         let types = schema.take("type")?.as_array()?.clone();
-        let mut shapes = Vec::new();
+        let mut names = Vec::new();
         for name in &types {
             let Some(name) = name.as_str() else {
                 self.errors.push(doc.file, schema.at("type"), super::unknown_type(name));
                 return None;
             };
-            let mut one = schema.object.clone();
-            one.insert("type".to_owned(), Value::String(name.to_owned()));
-            for keyword in ["title", "description"] {
-                one.remove(keyword);
-            }
-            for keyword in schema.object.keys() {
-                schema.taken.borrow_mut().insert(keyword);
-            }
+            names.push(name);
+        }
+        self.by_types(doc, schema, hint, &names, true)
+    }
+
+    /// A schema without `type` whose keywords apply to some JSON types only
+    /// (`properties` without `"type": "object"`, as CloudFormation's
+    /// resource schemas and many configuration schemas are written): every
+    /// JSON value is one of its values, and each keyword applies to values
+    /// of its type. Read as the `type` list of every JSON type, so the
+    /// struct users expect is kept and the other values the schema admits
+    /// are read too, told apart by their JSON type in both languages alike.
+    pub(super) fn implied_types(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
+        // An integer and a fraction are told apart by how they are written
+        // (`7` and `7.0`), so each is written back as it was read.
+        self.by_types(doc, schema, hint, IMPLIED_TYPES, false)
+    }
+
+    /// A union of a branch per type: the schema's keywords not read yet,
+    /// with that one `type` (another type's keywords are no-ops there).
+    fn by_types(&mut self, doc: &mut Document, schema: &Keywords, hint: &str, names: &[&str], exclusive: bool) -> Option<Read> {
+        // What is read already stays out (`type`, annotations, the engine's
+        // keywords): a branch is no document, and a root's `$schema` or `$id`
+        // would make it an embedded resource of its own.
+        let own: Map<String, Value> = schema
+            .object
+            .iter()
+            .filter(|(keyword, _)| !schema.is_taken(keyword) && !matches!(keyword.as_str(), "title" | "description"))
+            .map(|(keyword, value)| (keyword.clone(), value.clone()))
+            .collect();
+        for keyword in schema.object.keys() {
+            schema.taken.borrow_mut().insert(keyword);
+        }
+        let mut shapes = Vec::new();
+        for name in names {
+            let mut one = own.clone();
+            one.insert("type".to_owned(), Value::String((*name).to_owned()));
             shapes.push(self.shape(doc, &Value::Object(one), schema.pointer, &format!("{hint}{}", crate::names::pascal(name, "V")))?);
         }
-        Some(union_of(shapes, true))
+        Some(union_of(shapes, exclusive))
     }
 }
+
+/// Every JSON type, for a schema without `type`.
+const IMPLIED_TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
 
 /// A union of `shapes`, or the nullable form of the one branch beside `null`.
 fn union_of(mut shapes: Vec<Shape>, exclusive: bool) -> Read {
@@ -218,10 +256,8 @@ impl Reader {
             Merged::Looser(merged, keep_extra) => {
                 doc.engine = true;
                 let mut read = self.read_merged(doc, merged, schema.pointer, hint)?;
-                if let (true, Read::Struct(body)) = (keep_extra, &mut read) {
-                    if matches!(body.unknown_keys, crate::model::UnknownKeys::Drop) {
-                        body.unknown_keys = crate::model::UnknownKeys::Keep;
-                    }
+                if keep_extra {
+                    self.keep_extra_keys(&mut read);
                 }
                 Some(read)
             }
@@ -229,6 +265,30 @@ impl Reader {
                 doc.engine = true;
                 Some(Read::Shape(Shape::Any))
             }
+        }
+    }
+
+    /// Keys a loosened part typed as extra entries are data the type keeps:
+    /// the struct read (an object without `type` reads into a union's
+    /// `object` branch) keeps its unknown keys rather than dropping them.
+    fn keep_extra_keys(&mut self, read: &mut Read) {
+        let keep = |body: &mut crate::model::Struct| {
+            if matches!(body.unknown_keys, crate::model::UnknownKeys::Drop) {
+                body.unknown_keys = crate::model::UnknownKeys::Keep;
+            }
+        };
+        match read {
+            Read::Struct(body) => keep(body),
+            Read::Union(pending) => {
+                for branch in &pending.branches {
+                    if let Shape::Named(id) = branch {
+                        if let crate::model::TypeKind::Struct(body) = &mut self.model.types[id.0].kind {
+                            keep(body);
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

@@ -804,6 +804,13 @@ impl Reader {
     /// A schema without `$ref`: its `type` and what that type's keywords say.
     fn typed(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         let (base, nullable) = self.declared_type(doc.file, schema)?;
+        // Before the engine takes its keywords: each branch reads them beside
+        // its own type's (`prefixItems` shifts where `items` starts,
+        // `patternProperties` keys are no unknown keys).
+        if base.is_none() && !schema.has("enum") && !schema.has("const") && scalar::applies_to_some_types(schema) {
+            self.misplaced_extensions(doc.file, schema, None)?;
+            return self.implied_types(doc, schema, hint);
+        }
         for &keyword in keywords::ENGINE {
             // An array's `prefixItems` may make a tuple: `array` decides.
             if keyword == "prefixItems" && base.as_deref() == Some("array") {

@@ -32,6 +32,11 @@ const FAMILIES: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// Whether a keyword not read yet applies to values of some JSON types only.
+pub(super) fn applies_to_some_types(schema: &Keywords) -> bool {
+    FAMILIES.iter().flat_map(|(_, family)| family.iter()).any(|keyword| schema.has(keyword) && !schema.is_taken(keyword))
+}
+
 /// The largest integer both languages hold exactly: the strict profile's bound.
 const MAX_SAFE: i64 = (1 << 53) - 1;
 
