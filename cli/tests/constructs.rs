@@ -96,7 +96,9 @@ fn a_versioned_envelope_has_its_versions_as_constants() {
 /// document without `$schema` read in the dialect registry.json declares;
 /// and containers read as each dialect reads them: draft-07's `$defs` (no
 /// keyword there) holding data beside schemas, draft-04 definitions under a
-/// key no dialect names (vega's `defs`) that `$ref`s reach.
+/// key no dialect names (vega's `defs`) that `$ref`s reach; and keys a
+/// registry entry declares annotations (`annotations`: a misspelling in a
+/// published schema, draft-04's `id` under draft-07), checking nothing.
 /// Both languages give every fixture's verdict, bytes and digest, and so
 /// does the pinned validator, in the document's dialect.
 #[test]
@@ -122,10 +124,12 @@ fn each_dialect_is_read_into_types_with_its_own_meanings_in_both_languages() {
         "pub marks: Vec<Mark>,",
         "pub struct Draft04ReadAs {",
         "pub version: Draft04ReadAsVersion,",
+        "pub struct Draft07Annotations {",
+        "pub authors: Option<Vec<::concord_runtime::Value>>,",
     ] {
         assert!(rust.contains(declaration), "{declaration}");
     }
     let python = &files.iter().find(|f| f.path.ends_with("_schemas.py")).unwrap().contents;
     assert!(python.contains("dialect=\"http://json-schema.org/draft-07/schema#\""), "{python}");
-    assert_eq!(roundtrip_passes("fixtures/dialects/registry", "fixtures/dialects/roundtrip"), 60);
+    assert_eq!(roundtrip_passes("fixtures/dialects/registry", "fixtures/dialects/roundtrip"), 63);
 }

@@ -65,6 +65,10 @@ pub struct SchemaFile {
     /// `$schema` (the entry's `read_as`): for a document written against a
     /// validator that applies a later dialect's keywords (docs/dialects.md).
     pub read_as: Option<Dialect>,
+    /// Keys of the document read as annotations, as its validators read
+    /// them, where concord would refuse them as misspelt keywords or as
+    /// draft-04's `id` (the entry's `annotations`, docs/dialects.md).
+    pub annotations: Vec<String>,
 }
 
 /// One digest that `pin` rewrote.
@@ -101,6 +105,7 @@ pub fn load(dir: &Path) -> Result<Registry, Errors> {
                 dialect,
                 dialect_of_entry,
                 read_as: entry.read_as,
+                annotations: entry.annotations,
             }),
             Some(pinned) if entry.version.is_some() => errors.push(&file, "", frozen(&entry, pinned, &actual)),
             Some(pinned) => errors.push(
@@ -190,6 +195,8 @@ struct IndexEntry {
     dialect: Option<Dialect>,
     /// The entry's `read_as`.
     read_as: Option<Dialect>,
+    /// The entry's `annotations`.
+    annotations: Vec<String>,
     /// The registry's `dialect`.
     registry_dialect: Option<Dialect>,
 }
@@ -298,15 +305,18 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     };
     let before = errors.diagnostics.len();
-    for key in
-        object.keys().filter(|key| !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect" | "read_as" | "source" | "fetched_from"))
-    {
+    for key in object.keys().filter(|key| {
+        !matches!(key.as_str(), "name" | "version" | "path" | "digest" | "uri" | "dialect" | "read_as" | "annotations" | "source" | "fetched_from")
+    }) {
         errors.push(
             index_file,
             pointer_push(pointer, key),
-            format!("unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri`, `dialect`, `read_as`, `source` and `fetched_from`"),
+            format!(
+                "unknown key {key:?}: an entry has `name`, `path`, `digest` and, optionally, `version`, `uri`, `dialect`, `read_as`, `annotations`, `source` and `fetched_from`"
+            ),
         );
     }
+    let annotations = declared_annotations(index_file, pointer, object.get("annotations"), errors);
     // Where `concord add URL` downloaded the document from, and where a
     // redirect led: for `concord add --update` and for readers; nothing is
     // ever fetched from them while reading.
@@ -381,7 +391,49 @@ fn read_entry(index_file: &Path, pointer: &str, item: &Value, position: usize, e
         return None;
     }
     let name = name?;
-    Some(IndexEntry { position, binding: name.clone(), name, version, newest: version, path: path?, digest, uri, dialect, read_as, registry_dialect: None })
+    Some(IndexEntry {
+        position,
+        binding: name.clone(),
+        name,
+        version,
+        newest: version,
+        path: path?,
+        digest,
+        uri,
+        dialect,
+        read_as,
+        annotations,
+        registry_dialect: None,
+    })
+}
+
+/// An entry's `annotations`: keys its document uses that no dialect has
+/// (`"item"` for `items` in nbformat 4.2, cfn-lint's own `"requiredOr"`)
+/// or draft-04's `"id"` in a later dialect, read as annotations, checking
+/// nothing, as the document's validators read them. A keyword concord reads
+/// cannot be one: the engine would still apply it.
+fn declared_annotations(index_file: &Path, pointer: &str, value: Option<&Value>, errors: &mut Errors) -> Vec<String> {
+    let at = pointer_push(pointer, "annotations");
+    let Some(value) = value else { return Vec::new() };
+    let Some(keys) = value.as_array().filter(|keys| !keys.is_empty()) else {
+        errors.push(index_file, at, "`annotations` must be a list of the document's keys to read as annotations, e.g. [\"item\"]");
+        return Vec::new();
+    };
+    let mut declared: Vec<String> = Vec::new();
+    for (position, key) in keys.iter().enumerate() {
+        let at = pointer_push(&at, &position.to_string());
+        match key.as_str() {
+            None | Some("") => errors.push(index_file, at, "an annotation is a key of the document: a non-empty string"),
+            Some(key) if declared.iter().any(|other| other == key) => errors.push(index_file, at, format!("{key:?} is listed twice")),
+            Some(key) if key != "id" && crate::schema::keywords::lookup(key).is_some() => errors.push(
+                index_file,
+                at,
+                format!("{key:?} is a keyword concord reads, and the assertion engine would still apply it: only keys no dialect has (and draft-04's `id` in a later dialect) can be read as annotations"),
+            ),
+            Some(key) => declared.push(key.to_owned()),
+        }
+    }
+    declared
 }
 
 /// A `dialect` the index declares: a dialect's short name or URI.

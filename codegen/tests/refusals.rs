@@ -705,6 +705,43 @@ fn read_as_names_a_later_dialect_than_the_documents_own() {
     assert_has(&with(json!({"read_as": "draft-06"}), &id).errors(), &["at /id: `id` is refused in draft-06"]);
 }
 
+/// An entry's `annotations` reads keys no dialect has (a published
+/// schema's misspelling, another tool's keyword) and draft-04's `id` in a
+/// later dialect as their validators read them, checking nothing; the
+/// refusal names the choice; a keyword concord reads cannot be declared.
+#[test]
+fn annotations_read_a_documents_unknown_keys_as_its_validators_do() {
+    const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
+    let schema = json!({"$schema": DRAFT7, "id": "https://x.example/a.json", "type": "object", "properties": {"v": {"type": "string", "maxLenth": 3}}});
+    let plain = Registry::new(&[("Root", schema.clone())]);
+    let errors = plain.errors();
+    assert_has(
+        &errors,
+        &[
+            "at /properties/v/maxLenth: `maxLenth` is refused in draft-07: it looks like a misspelt keyword, which would leave a rule unchecked: did you mean `maxLength`?; \
+             or, for a document that is not yours to change, read it as its validators do, checking nothing: `\"annotations\": [\"maxLenth\"]` in its registry.json entry",
+            "at /id: `id` is refused in draft-07: draft-04's `$id`",
+            "`\"annotations\": [\"id\"]`",
+        ],
+    );
+    let with = |annotations: Value| {
+        let registry = Registry::new(&[("Root", schema.clone())]);
+        let mut index: Value = serde_json::from_slice(&std::fs::read(registry.file("registry.json")).unwrap()).unwrap();
+        index["schemas"][0]["annotations"] = annotations;
+        registry.write_index(index);
+        registry
+    };
+    assert!(concord_codegen::load(with(json!(["maxLenth", "id"])).path()).is_ok());
+    assert_has(&with(json!(["maxLenth"])).errors(), &["at /id: `id` is refused in draft-07"]);
+    assert_has(
+        &with(json!(["maxLenth", "required"])).errors(),
+        &["at /schemas/0/annotations/1: \"required\" is a keyword concord reads, and the assertion engine would still apply it"],
+    );
+    assert_has(&with(json!(["id", "id"])).errors(), &["at /schemas/0/annotations/1: \"id\" is listed twice"]);
+    assert_has(&with(json!("maxLenth")).errors(), &["at /schemas/0/annotations: `annotations` must be a list"]);
+    assert_has(&with(json!([])).errors(), &["at /schemas/0/annotations: `annotations` must be a list"]);
+}
+
 /// A misspelt keyword names the keyword meant, an unknown type the type
 /// meant, and each diagnostic shows its line of the schema, with line and
 /// column and a caret under the key, as rustc shows a span.

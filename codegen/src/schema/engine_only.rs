@@ -4,7 +4,7 @@
 //! engine can build them (their `$ref`s, which it never fetches) the
 //! `concord` command checks before it pins or generates (docs/crates.md).
 
-use super::keywords::{self, Role, MANY, NAMED, ONE};
+use super::keywords::{Role, MANY, NAMED, ONE};
 use super::reference::Resolved;
 use super::{Document, Reader};
 use crate::error::pointer_push;
@@ -38,7 +38,7 @@ impl Reader {
             if overridden && keyword != "$ref" {
                 continue;
             }
-            if let Role::Refused(why) = keywords::role(keyword, doc.dialect) {
+            if let Role::Refused(why) = doc.role(keyword, doc.dialect) {
                 self.errors.push(doc.file, &at, super::refused(keyword, doc.dialect, why));
             }
             if let ("$ref", Value::String(target)) = (keyword.as_str(), value) {

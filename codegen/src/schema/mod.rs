@@ -278,8 +278,18 @@ const MAX_DEPTH: usize = 128;
 /// with the choice a user has who cannot change the document.
 fn refused(name: &str, dialect: Dialect, why: &str) -> String {
     let shown = crate::error::shown(name);
+    let not_yours = |key: &str| {
+        format!(
+            "; or, for a document that is not yours to change, read it as its validators do, checking nothing: \
+             `\"annotations\": [{}]` in its registry.json entry (docs/dialects.md)",
+            serde_json::Value::from(key)
+        )
+    };
     if let Some(meant) = keywords::lookup(name).is_none().then(|| keywords::misspelling_of(name)).flatten() {
-        return format!("`{shown}` is refused in {dialect}: {why}: did you mean `{meant}`?");
+        return format!("`{shown}` is refused in {dialect}: {why}: did you mean `{meant}`?{}", not_yours(name));
+    }
+    if name == "id" {
+        return format!("`{shown}` is refused in {dialect}: {why}{}", not_yours(name));
     }
     match keywords::asserting_after(name, dialect) {
         Some(later) => format!(
@@ -337,6 +347,19 @@ struct Document<'a> {
     /// Whether a keyword no type expresses stands anywhere in the document:
     /// then its records are also checked by the assertion engine.
     engine: bool,
+    /// The keys registry.json declares annotations (the entry's `annotations`).
+    annotations: &'a [String],
+}
+
+impl Document<'_> {
+    /// What a key of one of its schema objects is: a declared annotation, or
+    /// the keyword table's role in the document's dialect.
+    fn role(&self, keyword: &str, dialect: Dialect) -> Role {
+        if self.annotations.iter().any(|declared| declared == keyword) {
+            return Role::Annotation("declared an annotation in registry.json (`annotations`)");
+        }
+        keywords::role(keyword, dialect)
+    }
 }
 
 /// What one schema turned out to be, before it is given a name.
@@ -548,6 +571,7 @@ impl Reader {
                 .filter(|pointer| pointer.starts_with('/'))
                 .collect(),
             engine: false,
+            annotations: &schema.annotations,
         }
     }
 
@@ -877,7 +901,7 @@ impl Reader {
             } else if k == "id" && doc.ids_unused {
                 Role::Annotation("draft-04's `id`, in a document read as a later dialect: ignored, as that dialect's validators ignore it")
             } else {
-                keywords::role(k, schema.dialect)
+                doc.role(k, schema.dialect)
             };
             match role {
                 Role::Refused(why) => self.errors.push(file, at, refused(k, schema.dialect, why)),
