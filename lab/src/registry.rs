@@ -20,6 +20,9 @@ pub(crate) struct Listed<'a> {
     pub uri: Option<&'a str>,
     /// The index's `dialect` for it, when it declares one.
     pub dialect: Option<&'a str>,
+    /// More keys of its entry, declared by hand; a `dialect` or `read_as`
+    /// among them takes the place of the one the lab would write.
+    pub declared: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Writes each document at its path below `dir`, and `registry.json`
@@ -39,6 +42,13 @@ pub(crate) fn write_registry<'a>(dir: &Path, documents: impl IntoIterator<Item =
         // latest, as validators read it (and as a user declares it, docs/dialects.md).
         if versionless(document.bytes) {
             item["read_as"] = json!("2020-12");
+        }
+        for (key, value) in document.declared.into_iter().flatten() {
+            if let (Some(item), "dialect" | "read_as") = (item.as_object_mut(), key.as_str()) {
+                item.remove("dialect");
+                item.remove("read_as");
+            }
+            item[key] = value.clone();
         }
         index.push(item);
     }

@@ -33,6 +33,9 @@ pub struct Document {
     pub uri: Option<String>,
     /// The dialect registry.json declares for it (a document without `$schema`).
     pub dialect: Option<String>,
+    /// More keys of its registry.json entry, as a user declares them for a
+    /// schema that is not theirs (`annotations`, `read_as`, `dialect`).
+    pub declared: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What an instance must make of its root in both languages.
@@ -419,6 +422,7 @@ pub fn write_registry(dir: &Path, candidates: &[Candidate]) -> Result<(), Errors
             bytes: &document.bytes,
             uri: document.uri.as_deref(),
             dialect: document.dialect.as_deref(),
+            declared: Some(&document.declared),
         })
     });
     registry::write_registry(dir, documents)

@@ -24,13 +24,14 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("closed-object-without-properties", None),
     ("engine-bad-pattern-under-property-names", Some("at /propertyNames/pattern: the assertion engine cannot check this schema")),
     ("engine-dynamic-ref-to-no-anchor", Some("at /$dynamicRef: the assertion engine cannot check this schema")),
-    ("engine-keyword-wrong-type-untyped", Some("at /minLength: the assertion engine cannot check this schema")),
+    // A type's keyword without `type` is read in that type's branch: the reader names what is wrong first.
+    ("engine-keyword-wrong-type-untyped", Some("at /minLength: `minLength` must be a non-negative integer")),
     // The reader follows a `$ref` the engine alone reads too (build scripts refuse it as well).
     ("engine-missing-ref-target-under-not", Some("at /properties/x/not/properties/y/$ref: `$ref` target \"#/$defs/NoSuchThing\" does not exist in this document")),
     ("engine-panics-on-a-shared-id", Some("at /$defs/T1/properties/name/prefixItems/0/properties/foo_bar/anyOf/0/$ref: the assertion engine cannot check this schema: the jsonschema crate failed on it (a panic")),
     ("engine-subschema-not-a-schema", Some("at /properties/kind/not/properties/u/not/anyOf: `anyOf` must be an array of schemas")),
-    // Either of the two, where it stands (the engine names the first it meets).
-    ("engine-two-keywords-wrong-alike", Some("Properties: the assertion engine cannot check this schema")),
+    // Both, where each stands: read in the object branch, the reader names each.
+    ("engine-two-keywords-wrong-alike", Some("at /minProperties: `minProperties` must be a non-negative integer")),
     ("engine-two-refs-that-are-no-uris", Some("second.schema.json at /properties/a/properties/match/$ref: the assertion engine cannot check this schema")),
     ("identifiers-longer-than-a-line", None),
     ("module-order-10", None),

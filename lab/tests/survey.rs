@@ -10,7 +10,14 @@ fn candidate(name: &str, schema: Value) -> Candidate {
     let instance = Instance { root: name.into(), file: "1.json".into(), description: "an instance".into(), bytes: b"{}".to_vec(), expect: Expect::Valid };
     Candidate {
         label: name.to_lowercase(),
-        main: Document { name: name.into(), path: "main.schema.json".into(), bytes: serde_json::to_vec(&schema).unwrap(), uri: None, dialect: None },
+        main: Document {
+            name: name.into(),
+            path: "main.schema.json".into(),
+            bytes: serde_json::to_vec(&schema).unwrap(),
+            uri: None,
+            dialect: None,
+            declared: Default::default(),
+        },
         extras: Vec::new(),
         instances: vec![instance],
     }

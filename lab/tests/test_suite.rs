@@ -103,7 +103,7 @@ fn candidates(dir: &Path, (draft, dialect, tag): (&'static str, Dialect, &str)) 
             bytes.push(b'\n');
             candidates.push(Candidate {
                 label: format!("{draft}/{file} #{index} ({description})"),
-                main: Document { name, path: "schema.json".into(), bytes, uri: None, dialect: declared },
+                main: Document { name, path: "schema.json".into(), bytes, uri: None, dialect: declared, declared: Default::default() },
                 extras: Vec::new(),
                 instances,
             });

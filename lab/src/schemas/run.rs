@@ -198,6 +198,7 @@ pub fn write_registry(dir: &Path, entries: &[Entry]) -> Result<(), Errors> {
             bytes: &file.bytes,
             uri: file.uri.as_deref(),
             dialect: None,
+            declared: None,
         })
     });
     registry::write_registry(dir, documents)

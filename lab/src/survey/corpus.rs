@@ -36,14 +36,47 @@ pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {
     let column =
         |name: &str| header.iter().position(|c| *c == name).ok_or_else(|| Errors::one(&manifest_file, "", format!("no column {name:?} in the header")));
     let (name_at, path_at) = (column("short_name")?, column("path_in_repo")?);
+    let mut declared = entries_declared(corpus)?;
     let mut names = Numbering::default();
     let mut candidates = Vec::new();
     for line in lines.filter(|line| !line.trim().is_empty()) {
         let cells: Vec<&str> = line.split('\t').collect();
         let cell = |at: usize| cells.get(at).copied().unwrap_or_default();
-        candidates.push(candidate(corpus, cell(name_at), cell(path_at), &mut names)?);
+        let keys = declared.remove(cell(name_at)).unwrap_or_default();
+        candidates.push(candidate(corpus, cell(name_at), cell(path_at), keys, &mut names)?);
+    }
+    if let Some(name) = declared.keys().next() {
+        return Err(Errors::one(&corpus.join(ENTRIES), "", format!("{name:?} is no schema of MANIFEST.tsv")));
     }
     Ok(candidates)
+}
+
+/// What a user declares in registry.json for some schemas that are not
+/// theirs, each with the reason (`annotations` for a misspelt keyword the
+/// project's validator ignores, `read_as`, `dialect`): `ENTRIES.json`
+/// beside the manifest, `{"<short_name>": {"entry": {...}, "why": "..."}}`,
+/// the keys of the entry of each of the schema's documents.
+const ENTRIES: &str = "ENTRIES.json";
+
+fn entries_declared(corpus: &Path) -> Result<std::collections::BTreeMap<String, serde_json::Map<String, serde_json::Value>>, Errors> {
+    let file = corpus.join(ENTRIES);
+    let mut declared = std::collections::BTreeMap::new();
+    if !file.exists() {
+        return Ok(declared);
+    }
+    let text = read_text(&file)?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| Errors::one(&file, "", format!("not JSON: {e}")))?;
+    for (name, item) in value.as_object().into_iter().flatten() {
+        let entry = item.get("entry").and_then(serde_json::Value::as_object);
+        let why = item.get("why").and_then(serde_json::Value::as_str).filter(|why| !why.trim().is_empty());
+        match (entry, why) {
+            (Some(entry), Some(_)) => {
+                declared.insert(name.clone(), entry.clone());
+            }
+            _ => return Err(Errors::one(&file, format!("/{name}"), "each schema declares `entry` (the keys of its registry.json entry) and `why`")),
+        }
+    }
+    Ok(declared)
 }
 
 /// The dialect registry.json declares for a document: none when it has a
@@ -62,7 +95,13 @@ pub fn dialect_of(candidate: &Candidate) -> Option<Dialect> {
     }
 }
 
-fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Numbering<String>) -> Result<Candidate, Errors> {
+fn candidate(
+    corpus: &Path,
+    short_name: &str,
+    path_in_repo: &str,
+    entry_keys: serde_json::Map<String, serde_json::Value>,
+    names: &mut Numbering<String>,
+) -> Result<Candidate, Errors> {
     let schemas = corpus.join("schemas");
     let main_file = schemas.join(format!("{short_name}.schema.json"));
     let bytes = std::fs::read(&main_file).map_err(|e| Errors::one(&main_file, "", format!("cannot read: {e}")))?;
@@ -81,7 +120,14 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
         .and_then(|document| document.get("$schema").and_then(|uri| uri.as_str()).and_then(Dialect::of))
         .unwrap_or(Dialect::Draft202012);
     let dialect = declared(&bytes, main_dialect);
-    let main = Document { name: base.clone(), path: main_path.clone(), bytes, uri: uris.get(&format!("../{short_name}.schema.json")).cloned(), dialect };
+    let main = Document {
+        name: base.clone(),
+        path: main_path.clone(),
+        bytes,
+        uri: uris.get(&format!("../{short_name}.schema.json")).cloned(),
+        dialect,
+        declared: entry_keys.clone(),
+    };
 
     let mut extras = Vec::new();
     for file in files_below(&bundle)? {
@@ -94,7 +140,14 @@ fn candidate(corpus: &Path, short_name: &str, path_in_repo: &str, names: &mut Nu
         let bytes = std::fs::read(&file).map_err(|e| Errors::one(&file, "", format!("cannot read: {e}")))?;
         let uri = uris.get(&local).cloned();
         let dialect = declared(&bytes, main_dialect);
-        extras.push(Document { name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned), path, bytes, uri, dialect });
+        extras.push(Document {
+            name: names.unique(&format!("{base}{}", pascal(stem, "N")), str::to_owned),
+            path,
+            bytes,
+            uri,
+            dialect,
+            declared: entry_keys.clone(),
+        });
     }
 
     let mut instances = Vec::new();
@@ -148,7 +201,7 @@ fn target_entry(
     let mut bytes = serde_json::to_vec_pretty(&schema).unwrap_or_default();
     bytes.push(b'\n');
     let name = names.unique(&format!("{}{}", main.name, pascal(last, "N")), str::to_owned);
-    extras.push(Document { name: name.clone(), path, bytes, uri: None, dialect: None });
+    extras.push(Document { name: name.clone(), path, bytes, uri: None, dialect: None, declared: Default::default() });
     name
 }
 
@@ -239,6 +292,10 @@ pub fn markdown(survey: &Survey) -> String {
     for entry in &survey.entries {
         let candidate = &entry.candidate;
         let (verdict, reason) = match (&entry.verdict, &entry.dropped) {
+            // What the registry entry declares for a schema that is not the user's (ENTRIES.json).
+            (Verdict::Bindable, None) if !candidate.main.declared.is_empty() => {
+                ("generated", format!("declared in its entry: {}", serde_json::Value::Object(candidate.main.declared.clone())))
+            }
             (Verdict::Bindable, None) => ("generated", String::new()),
             (Verdict::Bindable, Some(why)) => ("dropped from the combined registry", first_reason(why)),
             (Verdict::Refused(why), _) => ("refused", first_reason(why)),
