@@ -13,7 +13,7 @@ import pydantic_core
 from concord_runtime import _core, _plan, batch, canonical, strict
 from concord_runtime._json import MAX_SAFE_INTEGER, RecordError, VersionError, dumps, pointer_token
 from concord_runtime.pinned import PinnedSchema
-from concord_runtime.unions import without_tags
+from concord_runtime.unions import items_at_end, without_tags
 
 __all__ = ["Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 
@@ -125,7 +125,13 @@ def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[
     # Only several errors need the input.
     if len(errors) > 1:
         walked = json.loads(data)
-        at = min(range(len(errors)), key=lambda n: _input_order(locations[n], walked))
+
+        def order(n: int) -> tuple[list[int], list[int]]:
+            # Two problems met at one place: the one deeper in the input first.
+            checked = _checked_at(errors[n]["type"], locations[n], items_at_end(schema, tuple(errors[n]["loc"])))
+            return _input_order(checked, walked), _input_order(locations[n], walked)
+
+        at = min(range(len(errors)), key=order)
     first, location = errors[at], locations[at]
     if first["type"] == "unsupported_version":
         # Raised by the envelope's model validator: at the version itself.
@@ -134,6 +140,32 @@ def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[
 
 
 _AFTER = 1 << 62
+
+# A bound or a pattern on an array's items or a map's values: Rust reads the
+# array or map whole, then checks them (`concord_runtime::bind::each`,
+# `each_value`), so such a problem comes after every wrong type inside it.
+_ITEM_CHECKS = frozenset(
+    {
+        "string_pattern_mismatch",
+        "string_too_short",
+        "string_too_long",
+        "greater_than",
+        "greater_than_equal",
+        "less_than",
+        "less_than_equal",
+        "multiple_of",
+    }
+)
+
+
+def _checked_at(kind: str, location: tuple[int | str, ...], items: int) -> tuple[int | str, ...]:
+    """Where serde meets a problem of ``kind`` at ``location``, the last ``items``
+    segments of which are items or values: an item's bound or pattern where the
+    outermost array or map of them has been read (its own place)."""
+    if kind not in _ITEM_CHECKS or items == 0:
+        return location
+    return location[: len(location) - items]
+
 
 # Each record type's one-pass reader and writer (`concord_runtime._plan`), made at its first
 # use (no import pays for it), or None where its type holds a construct they do not know.

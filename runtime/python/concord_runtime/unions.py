@@ -129,6 +129,28 @@ def without_tags(schema: Mapping[str, Any], location: Location) -> Location:
     return tuple(kept)
 
 
+def items_at_end(schema: Mapping[str, Any], location: Location) -> int:
+    """How many of the last segments of a pydantic ``location`` under ``schema`` are
+    an array's items or a map's values (a union's tag among them not counted): the
+    value's place inside the nearest model field, kept key or root."""
+    index = _index(schema)
+    node: Mapping[str, Any] | None = schema
+    items = 0
+    for part in location:
+        node = _through(node, index.definitions)
+        if node is None:
+            return items
+        if node["type"] == "tagged-union" and part in node["choices"]:
+            choices = node["choices"]
+            node = choices[part]
+            while isinstance(node, str):
+                node = choices.get(node)
+            continue
+        items = items + 1 if node["type"] in ("list", "dict", "tuple") else 0
+        node = _child(node, part)
+    return items
+
+
 def _through(node: Mapping[str, Any] | None, definitions: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any] | None:
     """The schema that reads the next location segment: ``node`` through the schemas
     that add none."""
