@@ -11,7 +11,7 @@ each one stands, never by comparing words."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import pydantic
 
@@ -117,12 +117,8 @@ def without_tags(schema: Mapping[str, Any], location: Location) -> Location:
         node = _through(node, index.definitions)
         if node is None:
             return (*kept, *location[at:])
-        if node["type"] == "tagged-union" and part in node["choices"]:
-            choices = node["choices"]
-            node = choices[part]
-            # pydantic-core lets a tag stand for another's choice.
-            while isinstance(node, str):
-                node = choices.get(node)
+        if _is_tag(node, part):
+            node = _choice(node, part)
             continue
         kept.append(part)
         node = _child(node, part)
@@ -140,15 +136,26 @@ def items_at_end(schema: Mapping[str, Any], location: Location) -> int:
         node = _through(node, index.definitions)
         if node is None:
             return items
-        if node["type"] == "tagged-union" and part in node["choices"]:
-            choices = node["choices"]
-            node = choices[part]
-            while isinstance(node, str):
-                node = choices.get(node)
+        if _is_tag(node, part):
+            node = _choice(node, part)
             continue
         items = items + 1 if node["type"] in ("list", "dict", "tuple") else 0
         node = _child(node, part)
     return items
+
+
+def _is_tag(node: Mapping[str, Any], part: int | str) -> bool:
+    return bool(node["type"] == "tagged-union" and part in node["choices"])
+
+
+def _choice(node: Mapping[str, Any], tag: int | str) -> Mapping[str, Any] | None:
+    """The branch of a tagged union ``node`` that ``tag`` picks."""
+    choices = node["choices"]
+    choice = choices[tag]
+    # pydantic-core lets a tag stand for another's choice.
+    while isinstance(choice, str):
+        choice = choices.get(choice)
+    return cast("Mapping[str, Any] | None", choice)
 
 
 def _through(node: Mapping[str, Any] | None, definitions: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any] | None:
