@@ -187,7 +187,10 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
         .with_registry(&registry)
         .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
         .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)))
-        .with_keyword(MULTIPLE_OF, |_, value, _| Ok(Box::new(MultipleOf::of(value))));
+        .with_keyword(MULTIPLE_OF, |_, value, _| match MultipleOf::of(value) {
+            Ok(multiple_of) => Ok(Box::new(multiple_of)),
+            Err(why) => Err(ValidationError::custom(why)),
+        });
     // The crate's own place of a refusal is the document's only when it built the whole document.
     let of_document = whole.is_some();
     let built = match whole {
@@ -280,15 +283,15 @@ impl<'i> Keyword<'i> for Integer {
     }
 }
 
-/// The divisor as the types read it (a divisor they cannot read is refused
-/// by the reader, and left as `multipleOf` by the rewrite).
+/// The divisor as the types read it, and its text. The rewrite renames only
+/// a divisor the types read; one a document writes under this name itself
+/// and the types cannot read is refused, never read as another.
 struct MultipleOf(crate::number::Divisor, String);
 
 impl MultipleOf {
-    fn of(value: &Value) -> MultipleOf {
+    fn of(value: &Value) -> Result<MultipleOf, String> {
         let text = value.to_string();
-        let divisor = crate::number::parse_divisor(&text).unwrap_or(crate::number::Divisor::from_parts(1, 0));
-        MultipleOf(divisor, text)
+        Ok(MultipleOf(crate::number::parse_divisor(&text)?, text))
     }
 }
 

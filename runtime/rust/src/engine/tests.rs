@@ -175,3 +175,11 @@ fn multiple_of_is_exact_on_the_decimal_form() {
         ("multipleOf", "/multipleOf", "is not a multiple of 1.5")
     );
 }
+
+/// A divisor the types cannot read, written under the rewrite's own name,
+/// is refused when the validator is built, never read as another divisor.
+#[test]
+fn a_divisor_the_types_cannot_read_is_refused() {
+    let error = build(r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "x-concord-multiple-of": "x"}"#, "").unwrap_err();
+    assert!(error.contains("multipleOf \"x\""), "{error}");
+}
