@@ -128,7 +128,7 @@ def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[
 
         def order(n: int) -> tuple[list[int], list[int]]:
             # Two problems met at one place: the one deeper in the input first.
-            checked = _checked_at(errors[n]["type"], locations[n], items_at_end(schema, tuple(errors[n]["loc"])))
+            checked = _checked_at(schema, errors[n], locations[n])
             return _input_order(checked, walked), _input_order(locations[n], walked)
 
         at = min(range(len(errors)), key=order)
@@ -141,9 +141,10 @@ def _record_error(error: pydantic.ValidationError, data: bytes, schema: Mapping[
 
 _AFTER = 1 << 62
 
-# A bound or a pattern on an array's items or a map's values: Rust reads the
-# array or map whole, then checks them (`concord_runtime::bind::each`,
-# `each_value`), so such a problem comes after every wrong type inside it.
+# A bound or a pattern on an array's items or a map's values (an inner array's
+# length too): Rust reads the array or map whole, then checks them
+# (`concord_runtime::bind::each`, `each_value`), so such a problem comes after
+# every wrong type inside it.
 _ITEM_CHECKS = frozenset(
     {
         "string_pattern_mismatch",
@@ -154,16 +155,19 @@ _ITEM_CHECKS = frozenset(
         "less_than",
         "less_than_equal",
         "multiple_of",
+        "too_short",
+        "too_long",
     }
 )
 
 
-def _checked_at(kind: str, location: tuple[int | str, ...], items: int) -> tuple[int | str, ...]:
-    """Where serde meets a problem of ``kind`` at ``location``, the last ``items``
-    segments of which are items or values: an item's bound or pattern where the
-    outermost array or map of them has been read (its own place)."""
-    if kind not in _ITEM_CHECKS or items == 0:
+def _checked_at(schema: Mapping[str, Any], error: pydantic_core.ErrorDetails, location: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    """Where serde meets ``error`` (at ``location``, its place in the input): an
+    item's bound or pattern where the outermost array or map of the items has
+    been read, that array's or map's own place."""
+    if error["type"] not in _ITEM_CHECKS:
         return location
+    items = items_at_end(schema, tuple(error["loc"]))
     return location[: len(location) - items]
 
 
