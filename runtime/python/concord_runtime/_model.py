@@ -161,7 +161,9 @@ _ITEM_CHECKS = frozenset(
 )
 
 
-def _checked_at(schema: Mapping[str, Any], error: pydantic_core.ErrorDetails, location: tuple[int | str, ...]) -> tuple[int | str, ...]:
+def _checked_at(
+    schema: Mapping[str, Any], error: pydantic_core.ErrorDetails, location: tuple[int | str, ...]
+) -> tuple[int | str, ...]:
     """Where serde meets ``error`` (at ``location``, its place in the input): an
     item's bound or pattern where the outermost array or map of the items has
     been read, that array's or map's own place."""
