@@ -11,9 +11,10 @@
 
 use crate::fetch;
 use concord_codegen::error::{shown, Errors};
+use concord_codegen::naming::words;
 use concord_codegen::registry::{self, INDEX};
-use concord_codegen::schema::Dialect;
-use concord_codegen::{names, schema};
+use concord_codegen::schema;
+use concord_codegen::vocabulary::Dialect;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};
@@ -130,7 +131,7 @@ fn listing(dir: &Path) -> Result<Listing, Errors> {
         .filter_map(|entry| {
             let path = field(entry, "path")?;
             let document = registry::read_file(dir, &dir.join(&path)).ok().and_then(|bytes| concord_runtime::strict::read_schema(&bytes).ok());
-            Some(schema::document_base(&path, field(entry, "uri").as_deref(), document.as_ref(), dialect_of(entry)))
+            Some(concord_codegen::uri::document_base(&path, field(entry, "uri").as_deref(), document.as_ref(), dialect_of(entry)))
         })
         .collect();
     Ok(Listing {
@@ -332,9 +333,9 @@ impl Adding<'_> {
                 continue;
             }
             // Reached by a `$ref`, or downloaded, under another URI than its path here: known by that URI.
-            let own = schema::document_base(&path, None, Some(&document), declared);
+            let own = concord_codegen::uri::document_base(&path, None, Some(&document), declared);
             let dialect = Dialect::of_entry(&document, declared, options.read_as).unwrap_or(Dialect::Draft202012);
-            let has_id = document.as_object().and_then(|object| schema::id_of(object, dialect)).is_some();
+            let has_id = document.as_object().and_then(|object| concord_codegen::uri::id_of(object, dialect)).is_some();
             let named_by = wanted.referenced_by.as_ref().map(|reached| reached.uri.clone()).or_else(|| source.clone());
             let uri = match (&options.uri, named_by) {
                 (Some(uri), _) => Some(uri.clone()),
@@ -372,13 +373,13 @@ impl Adding<'_> {
     fn follow(&self, queue: &mut VecDeque<Wanted>, path: &str, document: &Value, dialect: Dialect, base: &str, file: &Path) {
         let downloaded = self.fetched.iter().any(|(fetched, _)| fetched == path) || self.listing.sources.iter().any(|(_, listed)| listed == path);
         // Resources the document embeds (`"$id": "node.json"` below the root): a `$ref` to one names no document.
-        let embedded: Vec<String> = identifiers(document, dialect).iter().map(|id| schema::resolve_uri(base, id)).collect();
+        let embedded: Vec<String> = identifiers(document, dialect).iter().map(|id| concord_codegen::uri::resolve_uri(base, id)).collect();
         for target in references(document) {
             let reference = target.split('#').next().unwrap_or_default();
             if reference.is_empty() {
                 continue;
             }
-            let resolved = schema::resolve_uri(base, reference);
+            let resolved = concord_codegen::uri::resolve_uri(base, reference);
             let queued = |queue: &VecDeque<Wanted>| queue.iter().any(|queued| queued.referenced_by.as_ref().is_some_and(|reached| reached.uri == resolved));
             if resolved == base || (self.listing.bases.contains(&resolved) && !self.refresh) || embedded.contains(&resolved) || queued(queue) {
                 continue;
@@ -436,7 +437,7 @@ impl Adding<'_> {
         let restore = |previous: &[(PathBuf, Option<Vec<u8>>)]| {
             for (file, bytes) in previous.iter().rev() {
                 let _ = match bytes {
-                    Some(bytes) => registry::write_atomically(file, bytes).map_err(|_| ()),
+                    Some(bytes) => concord_codegen::output::write_atomically(file, bytes).map_err(|_| ()),
                     None => std::fs::remove_file(file).map_err(|_| ()),
                 };
             }
@@ -447,7 +448,7 @@ impl Adding<'_> {
             let written = file
                 .parent()
                 .map_or(Ok(()), |folder| std::fs::create_dir_all(folder).map_err(|error| error.to_string()))
-                .and_then(|()| registry::write_atomically(&file, bytes));
+                .and_then(|()| concord_codegen::output::write_atomically(&file, bytes));
             if let Err(error) = written {
                 restore(&previous);
                 return Err(Errors::one(&file, "", format!("cannot write: {error}")));
@@ -455,7 +456,7 @@ impl Adding<'_> {
         }
         let mut text = serde_json::to_string_pretty(&index).expect("a JSON value always serializes");
         text.push('\n');
-        if let Err(error) = registry::write_atomically(index_file, text.as_bytes()) {
+        if let Err(error) = concord_codegen::output::write_atomically(index_file, text.as_bytes()) {
             restore(&previous);
             return Err(Errors::one(index_file, "", error));
         }
@@ -463,7 +464,7 @@ impl Adding<'_> {
         if let Err(mut errors) = crate::load(dir) {
             restore(&previous);
             let restored = match &self.listing.before {
-                Some(bytes) => registry::write_atomically(index_file, bytes),
+                Some(bytes) => concord_codegen::output::write_atomically(index_file, bytes),
                 None => std::fs::remove_file(index_file).map_err(|error| error.to_string()),
             };
             restored.map_err(|error| Errors::one(index_file, "", error))?;
@@ -509,7 +510,7 @@ fn default_name(document: &Value, path: &str) -> String {
     }
     let file = path.rsplit('/').next().unwrap_or(path);
     let stem = file.strip_suffix(".schema.json").or_else(|| file.strip_suffix(".json")).unwrap_or(file);
-    names::pascal(stem, "Schema")
+    words::pascal(stem, "Schema")
 }
 
 /// Every `$ref` of a document (not inside values: `enum`, `const`, `default`, `examples`).
@@ -536,7 +537,7 @@ fn references(document: &Value) -> Vec<String> {
 }
 
 /// Every `$id` (draft-04's `id`) below a document's root.
-fn identifiers(document: &Value, dialect: schema::Dialect) -> Vec<String> {
+fn identifiers(document: &Value, dialect: concord_codegen::vocabulary::Dialect) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack: Vec<&Value> = match document {
         Value::Object(object) => {
@@ -547,7 +548,7 @@ fn identifiers(document: &Value, dialect: schema::Dialect) -> Vec<String> {
     while let Some(value) = stack.pop() {
         match value {
             Value::Object(object) => {
-                if let Some(id) = schema::id_of(object, dialect) {
+                if let Some(id) = concord_codegen::uri::id_of(object, dialect) {
                     out.push(id.to_owned());
                 }
                 stack.extend(object.iter().filter(|(key, _)| !matches!(key.as_str(), "enum" | "const" | "default" | "examples")).map(|(_, item)| item));

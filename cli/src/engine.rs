@@ -11,8 +11,8 @@
 
 use concord_codegen::error::{pointer_push, shown, Errors};
 use concord_codegen::model::Model;
-use concord_codegen::schema::keywords::{MANY, NAMED, ONE};
-use concord_codegen::schema::resolve_uri;
+use concord_codegen::uri::resolve_uri;
+use concord_codegen::vocabulary::keywords::{MANY, NAMED, ONE};
 use concord_runtime::pinned::Source;
 use serde_json::Value;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use concord_cli::{fuzz, roundtrip};
-use concord_codegen::schema::Dialect;
+use concord_codegen::vocabulary::Dialect;
 use concord_codegen::{registry, stale_files, write_files, Config, Errors};
 use concord_runtime::{canonical, strict};
 use std::io::{Read, Write};
@@ -202,7 +202,7 @@ enum Command {
 
 /// A dialect as `--dialect` gives it: a short name or a meta-schema URI.
 fn parse_dialect(name: &str) -> Result<Dialect, String> {
-    Dialect::named(name).ok_or_else(|| format!("unknown dialect {name:?}: concord reads {}", concord_codegen::schema::dialect::READ))
+    Dialect::named(name).ok_or_else(|| format!("unknown dialect {name:?}: concord reads {}", concord_codegen::vocabulary::dialect::READ))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -431,7 +431,7 @@ fn pin(dir: &std::path::Path) -> Result<Vec<registry::PinChange>, Errors> {
         return Ok(changes);
     }
     if let Err(mut errors) = concord_cli::load(dir) {
-        registry::write_atomically(&index, &before).map_err(|error| Errors::one(&index, "", error))?;
+        concord_codegen::output::write_atomically(&index, &before).map_err(|error| Errors::one(&index, "", error))?;
         errors.push(&index, "", "nothing was pinned: the schemas above must load first");
         return Err(errors);
     }

@@ -5,7 +5,7 @@
 //! (docs/upgrade.md).
 //!
 //! What a keyword means in each dialect is the reader's keyword table
-//! (`concord_codegen::schema::keywords`) and `Dialect`'s rules: a keyword
+//! (`concord_codegen::vocabulary::keywords`) and `Dialect`'s rules: a keyword
 //! that asserts in the document's dialect and in 2020-12 is kept, one that
 //! only one of them reads is refused, and the keywords whose spelling or
 //! form changed are rewritten here, one arm each.
@@ -16,8 +16,10 @@
 //! and [`MAX_NESTING`] bounds a value built otherwise.
 
 use concord_codegen::error::{pointer_push, shown, Diagnostic, Errors};
-use concord_codegen::schema::keywords::{self, Role, MANY, NAMED, ONE};
-use concord_codegen::schema::{dialect, percent_decode, resolve_uri, Dialect};
+use concord_codegen::schema::percent_decode;
+use concord_codegen::uri::resolve_uri;
+use concord_codegen::vocabulary::keywords::{self, Role, MANY, NAMED, ONE};
+use concord_codegen::vocabulary::{dialect, Dialect};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -764,7 +766,7 @@ impl Walk {
                 let segments: Vec<String> = moved
                     .iter()
                     .zip(raw.iter().zip(&tokens))
-                    .map(|(new, (raw, old))| if new == old { (*raw).to_owned() } else { concord_runtime::escape_pointer_token(new) })
+                    .map(|(new, (raw, old))| if new == old { (*raw).to_owned() } else { concord_runtime::pointer::escape_token(new) })
                     .collect();
                 Follow::Moved(format!("/{}", segments.join("/")))
             }

@@ -9,7 +9,8 @@ mod common;
 
 use common::{concord, text, workspace};
 use concord_cli::upgrade::{upgrade, Upgraded, TARGET};
-use concord_codegen::schema::{document_base, Dialect};
+use concord_codegen::uri::document_base;
+use concord_codegen::vocabulary::Dialect;
 use concord_runtime::pinned::{Checker, Source};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

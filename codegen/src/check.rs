@@ -4,7 +4,7 @@
 
 use crate::error::Errors;
 use crate::model::{self, Model, Shape, TypeId, TypeKind};
-use crate::naming::{python, rust};
+use crate::naming::{self, python, rust};
 use std::collections::HashMap;
 
 /// How deeply arrays, maps, tuples, nullables and unions may nest inside one
@@ -33,7 +33,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
             }
             TypeKind::Enum(values) => {
                 let at = def.origin.pointer.as_str();
-                let variants = values.iter().map(|v| (v.value.as_str(), rust::type_name(&v.word), at)).collect();
+                let variants = values.iter().map(|v| (v.value.as_str(), crate::naming::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
             TypeKind::Union(_) => {
@@ -48,7 +48,7 @@ pub fn check(model: &Model) -> Result<(), Errors> {
             TypeKind::OpenEnum(open) => {
                 // The catch-all's word is chosen apart from the values' words.
                 let at = def.origin.pointer.as_str();
-                let variants = open.values.iter().map(|v| (v.value.as_str(), rust::type_name(&v.word), at)).collect();
+                let variants = open.values.iter().map(|v| (v.value.as_str(), crate::naming::type_name(&v.word), at)).collect();
                 collisions(model, id, "enum values", "variant", &[("Rust", variants)], &mut errors);
             }
             TypeKind::TypedId(_) => {}
@@ -69,34 +69,29 @@ pub fn check(model: &Model) -> Result<(), Errors> {
 /// Two types of one module may not take the same name in either language;
 /// nor may two modules, nor two roots (re-exported side by side at the top).
 fn type_names(model: &Model, errors: &mut Errors) {
-    for (language, ident) in [("Rust", rust::type_name as fn(&str) -> String), ("Python", python::type_name)] {
-        let mut seen: HashMap<(usize, String), TypeId> = HashMap::new();
-        let mut roots: HashMap<String, TypeId> = HashMap::new();
-        for id in model.ids() {
-            let def = model.get(id);
-            let name = ident(&def.name);
-            let first = match seen.get(&(def.module, name.clone())) {
-                Some(first) => Some(*first),
-                None if def.is_root => roots.get(&name).copied(),
-                None => None,
-            };
-            if let Some(first) = first {
-                let first = &model.get(first).origin;
-                errors.push(
-                    &def.origin.file,
-                    &def.origin.pointer,
-                    format!(
-                        "type name `{name}` collides in {language} with the type from {} at {:?}; rename a `$defs` key or a property",
-                        first.file.display(),
-                        first.pointer
-                    ),
-                );
-                continue;
-            }
-            seen.insert((def.module, name.clone()), id);
-            if def.is_root {
-                roots.insert(name, id);
-            }
+    // One name in every language (`naming::type_name`): one pass finds every collision.
+    let mut seen: HashMap<(usize, String), TypeId> = HashMap::new();
+    let mut roots: HashMap<String, TypeId> = HashMap::new();
+    for id in model.ids() {
+        let def = model.get(id);
+        let name = naming::type_name(&def.name);
+        let first = match seen.get(&(def.module, name.clone())) {
+            Some(first) => Some(*first),
+            None if def.is_root => roots.get(&name).copied(),
+            None => None,
+        };
+        if let Some(first) = first {
+            let first = &model.get(first).origin;
+            errors.push(
+                &def.origin.file,
+                &def.origin.pointer,
+                format!("type name `{name}` collides with the type from {} at {:?}; rename a `$defs` key or a property", first.file.display(), first.pointer),
+            );
+            continue;
+        }
+        seen.insert((def.module, name.clone()), id);
+        if def.is_root {
+            roots.insert(name, id);
         }
     }
     let mut modules: HashMap<String, usize> = HashMap::new();

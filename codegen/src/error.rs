@@ -123,5 +123,5 @@ impl std::error::Error for Errors {}
 
 /// Appends one escaped reference token to a JSON pointer (RFC 6901).
 pub fn pointer_push(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", concord_runtime::escape_pointer_token(token))
+    format!("{pointer}/{}", concord_runtime::pointer::escape_token(token))
 }

@@ -20,10 +20,12 @@ pub mod check;
 pub mod emit;
 pub mod error;
 pub mod model;
-pub mod names;
 pub mod naming;
+pub mod output;
 pub mod registry;
 pub mod schema;
+pub mod uri;
+pub mod vocabulary;
 
 pub use error::{Diagnostic, Errors};
 
@@ -152,7 +154,7 @@ impl Config {
                 return Err(errors);
             }
         };
-        registry::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))
+        output::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))
     }
 
     /// Several registries in one crate, in one module tree: each registry
@@ -197,13 +199,13 @@ impl Config {
         let mut modules = format!("// {}\n", emit::HEADER);
         for (module, code) in &written {
             let file = out_dir.join(format!("{module}.rs"));
-            registry::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))?;
+            output::write_atomically(&file, code.as_bytes()).map_err(|e| Errors::one(&file, "", e))?;
             // A registry named as one of its entries (`quirks::quirks`) is what the user chose.
             let inception = if code.contains(&format!("\npub mod {module} {{")) { "#[allow(clippy::module_inception)]\n" } else { "" };
             modules.push_str(&format!("\n{inception}pub mod {module} {{\n    include!(\"{module}.rs\");\n}}\n"));
         }
         let file = out_dir.join(include);
-        registry::write_atomically(&file, modules.as_bytes()).map_err(|e| Errors::one(&file, "", e))
+        output::write_atomically(&file, modules.as_bytes()).map_err(|e| Errors::one(&file, "", e))
     }
 
     fn output_folder(&self) -> Result<PathBuf, Errors> {
@@ -289,7 +291,7 @@ fn checked_file_name<'a>(name: &'a str, setting: &str) -> Result<&'a str, Errors
 
 /// Whether `name` may name a module of generated code in both languages.
 pub fn is_module_name(name: &str) -> bool {
-    names::snake(name) == name && naming::module_name(name) == name
+    naming::words::snake(name) == name && naming::module_name(name) == name
 }
 
 /// Writes generated files below `out`, each one atomically.
@@ -305,7 +307,7 @@ pub fn write_files(out: &Path, files: &[GeneratedFile]) -> Result<(), Errors> {
         }
         let unchanged = std::fs::read(&target).is_ok_and(|bytes| bytes == file.contents.as_bytes());
         if !unchanged {
-            if let Err(error) = registry::write_atomically(&target, file.contents.as_bytes()) {
+            if let Err(error) = output::write_atomically(&target, file.contents.as_bytes()) {
                 errors.push(&target, "", error);
             }
         }

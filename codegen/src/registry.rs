@@ -6,7 +6,9 @@
 //! (docs/dialects.md).
 
 use crate::error::{pointer_push, Errors};
-use crate::schema::Dialect;
+use crate::output::write_atomically;
+use crate::uri::outside_uri;
+use crate::vocabulary::{dialect, keywords, Dialect};
 use concord_runtime::strict;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -166,17 +168,6 @@ pub fn pin(dir: &Path) -> Result<Vec<PinChange>, Errors> {
         write_atomically(&index_file, text.as_bytes()).map_err(|e| Errors::one(&index_file, "", e))?;
     }
     Ok(changes)
-}
-
-/// Writes through a temporary file and a rename, so a reader sees the old
-/// bytes or the new ones, never half of them.
-pub fn write_atomically(file: &Path, bytes: &[u8]) -> Result<(), String> {
-    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let temporary = file.with_file_name(format!(".{name}.concord-tmp"));
-    std::fs::write(&temporary, bytes).and_then(|()| std::fs::rename(&temporary, file)).map_err(|error| {
-        let _ = std::fs::remove_file(&temporary);
-        format!("cannot write: {error}")
-    })
 }
 
 struct IndexEntry {
@@ -425,7 +416,7 @@ fn declared_annotations(index_file: &Path, pointer: &str, value: Option<&Value>,
         match key.as_str() {
             None | Some("") => errors.push(index_file, at, "an annotation is a key of the document: a non-empty string"),
             Some(key) if declared.iter().any(|other| other == key) => errors.push(index_file, at, format!("{key:?} is listed twice")),
-            Some(key) if key != "id" && crate::schema::keywords::lookup(key).is_some() => errors.push(
+            Some(key) if key != "id" && keywords::lookup(key).is_some() => errors.push(
                 index_file,
                 at,
                 format!("{key:?} is a keyword concord reads, and the assertion engine would still apply it: only keys no dialect has (and draft-04's `id` in a later dialect) can be read as annotations"),
@@ -440,7 +431,7 @@ fn declared_annotations(index_file: &Path, pointer: &str, value: Option<&Value>,
 fn declared_dialect(index_file: &Path, pointer: &str, value: &Value, errors: &mut Errors) -> Option<Dialect> {
     let dialect = value.as_str().and_then(Dialect::named);
     if dialect.is_none() {
-        let names: Vec<String> = crate::schema::dialect::ALL.iter().map(|dialect| format!("{:?}", dialect.name())).collect();
+        let names: Vec<String> = dialect::ALL.iter().map(|dialect| format!("{:?}", dialect.name())).collect();
         let key = pointer.rsplit('/').next().unwrap_or("dialect");
         errors.push(index_file, pointer, format!("`{key}` {value} is not a dialect concord reads: one of {} (or its meta-schema's URI)", names.join(", ")));
     }
@@ -544,16 +535,4 @@ fn read_inside(dir: &Path, file: &Path) -> Result<Vec<u8>, Unreadable> {
         return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
-}
-
-/// The first character RFC 3986 does not allow in a URI reference (ASCII
-/// only, no spaces, `%` only before two hex digits), if any: the engine
-/// registers each document under its URI and cannot register another.
-pub fn outside_uri(text: &str) -> Option<char> {
-    let bytes = text.as_bytes();
-    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&b);
-    bytes.iter().enumerate().find_map(|(at, &byte)| {
-        let escape = byte == b'%' && bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
-        (!allowed(byte) && !escape).then(|| text[at..].chars().next().unwrap_or_default())
-    })
 }

@@ -1,6 +1,6 @@
 //! The keyword table is complete and is what the docs say.
 
-use concord_codegen::schema::keywords;
+use concord_codegen::vocabulary::keywords;
 use std::path::Path;
 
 /// Every keyword the Draft 2020-12 meta-schema and its vocabularies declare

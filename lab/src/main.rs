@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use concord_cli::roundtrip;
-use concord_codegen::{registry, Errors};
+use concord_codegen::Errors;
 use concord_lab::{schemas, survey};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -98,7 +98,7 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             let table = survey::corpus::markdown(&result);
             print!("{table}");
             if let Some(out) = out {
-                registry::write_atomically(&out, table.as_bytes()).map_err(|e| Errors::one(&out, "", e))?;
+                concord_codegen::output::write_atomically(&out, table.as_bytes()).map_err(|e| Errors::one(&out, "", e))?;
             }
             let disagreeing = result.checked().iter().filter(|checked| !checked.case.passed()).count();
             Ok(if disagreeing == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -158,8 +158,8 @@ impl Typed {
                     && root.keys().all(|key| {
                         matches!(key.as_str(), "$schema" | "$id" | "$defs" | "definitions")
                             || matches!(
-                                concord_codegen::schema::keywords::role(key, concord_codegen::schema::Dialect::Draft202012),
-                                concord_codegen::schema::keywords::Role::Annotation(_)
+                                concord_codegen::vocabulary::keywords::role(key, concord_codegen::vocabulary::Dialect::Draft202012),
+                                concord_codegen::vocabulary::keywords::Role::Annotation(_)
                             )
                     })
             })

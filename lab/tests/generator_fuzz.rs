@@ -75,7 +75,7 @@ fn findings() -> Vec<(String, Entry)> {
                     (file_name.clone(), names.iter().map(|name| read(&path.join(name), name)).collect())
                 }
             };
-            let name = format!("Finding{}", concord_codegen::names::pascal(&short, "N"));
+            let name = format!("Finding{}", concord_codegen::naming::words::pascal(&short, "N"));
             (short, Entry { name, seed: 0, files })
         })
         .collect()

@@ -21,7 +21,7 @@ mod common;
 
 use common::{python, workspace};
 use concord_cli::roundtrip::{Case, Outcome};
-use concord_codegen::schema::Dialect;
+use concord_codegen::vocabulary::Dialect;
 use concord_lab::survey::{self, Build, Candidate, Document, Expect, Instance, Verdict};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -69,7 +69,7 @@ fn integral_float(value: &Value) -> bool {
 /// (concord refuses those whatever the schema: they are expected refused).
 fn candidates(dir: &Path, (draft, dialect, tag): (&'static str, Dialect, &str)) -> (Vec<Group>, Vec<Candidate>, usize) {
     let (mut groups, mut candidates, mut outside_profile) = (Vec::new(), Vec::new(), 0);
-    let mut names = concord_codegen::names::Numbering::default();
+    let mut names = concord_codegen::naming::words::Numbering::default();
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(dir.join(draft)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
     files.sort();
@@ -82,7 +82,7 @@ fn candidates(dir: &Path, (draft, dialect, tag): (&'static str, Dialect, &str)) 
             let schema = group["schema"].clone();
             // The group's draft, declared for a schema that does not say its own.
             let declared = schema.get("$schema").is_none().then(|| dialect.name().to_owned());
-            let name = names.unique(&format!("Ts{tag}{}{index}", concord_codegen::names::pascal(stem, "N")), str::to_owned);
+            let name = names.unique(&format!("Ts{tag}{}{index}", concord_codegen::naming::words::pascal(stem, "N")), str::to_owned);
             let mut instances = Vec::new();
             for (number, test) in group["tests"].as_array().unwrap().iter().enumerate() {
                 let bytes = serde_json::to_vec(&test["data"]).unwrap();

@@ -130,7 +130,7 @@ impl Node {
                 }
                 Node::Object(members) if step < members.len() => {
                     pointer.push('/');
-                    pointer.push_str(&concord_runtime::escape_pointer_token(&members[step].key));
+                    pointer.push_str(&concord_runtime::pointer::escape_token(&members[step].key));
                     node = &members[step].value;
                 }
                 _ => break,

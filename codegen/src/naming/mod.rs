@@ -6,6 +6,7 @@
 
 pub mod python;
 pub mod rust;
+pub mod words;
 
 /// A type's name in both languages: escaped with a trailing `_` when either
 /// language reserves it, so that a type has one name in both (`None_`,
@@ -22,7 +23,7 @@ pub fn type_name(word: &str) -> String {
 /// languages (`SUPPORTED_..._VERSIONS`, docs/decisions/versioned-envelopes.md):
 /// all its versions, and the current one.
 pub fn version_constants(type_name: &str) -> (String, String) {
-    let upper = crate::names::snake(type_name).to_uppercase();
+    let upper = words::snake(type_name).to_uppercase();
     (format!("SUPPORTED_{upper}_VERSIONS"), format!("{upper}_VERSION"))
 }
 

@@ -82,11 +82,6 @@ pub fn reserves_type(word: &str) -> bool {
     KEYWORDS.contains(&word) || CLASS_ATTRIBUTES.contains(&word)
 }
 
-/// A class or alias: the name both languages give it (`super::type_name`).
-pub fn type_name(word: &str) -> String {
-    super::type_name(word)
-}
-
 /// Whether a module may not take this name: a keyword, or a name the
 /// package's own `__init__.py` imports.
 pub fn reserves_module(word: &str) -> bool {

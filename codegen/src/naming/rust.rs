@@ -32,11 +32,6 @@ pub fn reserves_type(word: &str) -> bool {
     NOT_RAW.contains(&word) || PRELUDE.contains(&word) || STATICS.contains(&word)
 }
 
-/// A type or variant: the name both languages give it (`super::type_name`).
-pub fn type_name(word: &str) -> String {
-    super::type_name(word)
-}
-
 /// Whether a module may not take this name.
 pub fn reserves_module(word: &str) -> bool {
     KEYWORDS.contains(&word) || NOT_RAW.contains(&word)

@@ -168,7 +168,7 @@ impl Reader {
         for name in names {
             let mut one = own.clone();
             one.insert("type".to_owned(), Value::String((*name).to_owned()));
-            shapes.push(self.shape(doc, &Value::Object(one), schema.pointer, &format!("{hint}{}", crate::names::pascal(name, "V")))?);
+            shapes.push(self.shape(doc, &Value::Object(one), schema.pointer, &format!("{hint}{}", crate::naming::words::pascal(name, "V")))?);
         }
         Some(union_of(shapes, exclusive))
     }

@@ -3,7 +3,7 @@
 
 use super::{Keywords, Read, Reader, OPEN_ENUM, TYPED_ID};
 use crate::model::{EnumValue, OpenEnum, TypeKind};
-use crate::names;
+use crate::naming::words;
 use serde_json::Value;
 use std::path::Path;
 
@@ -48,7 +48,7 @@ impl Reader {
         }
         // Two values may make one word (`a-b`, `a_b`): a value that already is
         // its variant name keeps it, a rewritten one is numbered.
-        let words = names::unique_words(kept.iter().copied(), |text| names::pascal(text, "V"));
+        let words = words::unique_words(kept.iter().copied(), |text| words::pascal(text, "V"));
         for (text, word) in kept.into_iter().zip(words) {
             values.push(EnumValue { value: text.to_owned(), word });
         }

@@ -7,7 +7,7 @@
 //! the union in both languages.
 
 use crate::model::{Branch, Choice, Model, Presence, Shape, TypeId, TypeKind, Union};
-use crate::names;
+use crate::naming::words;
 use std::collections::BTreeSet;
 
 /// A union as the reader found it: its branches' shapes, and whether at
@@ -21,7 +21,7 @@ pub struct Pending {
 
 const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
-pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool], names: &mut [names::Numbering<String>]) {
+pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool], names: &mut [words::Numbering<String>]) {
     for (id, pending) in unions {
         let decided = tag(model, &pending.branches)
             .map(|(property, keys)| (Choice::Tag(property), keys))
@@ -38,7 +38,7 @@ pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &
         };
         // Two keys may make one word (`a-b`, `a_b`): a key that already is its
         // variant name keeps it, a rewritten one is numbered.
-        let words = names::unique_words(keys.iter().map(String::as_str), |key| names::pascal(key, "V"));
+        let words = words::unique_words(keys.iter().map(String::as_str), |key| words::pascal(key, "V"));
         let branches = pending.branches.into_iter().zip(keys).zip(words).map(|((shape, key), word)| Branch { word, shape, key }).collect();
         model.types[id.0].kind = TypeKind::Union(Union { branches, choice });
     }
@@ -60,14 +60,14 @@ pub fn wrappers(model: &mut Model) {
 /// [{"type": "null"}, Point, LineString, ...]}`): a union of those branches,
 /// a type of its own (`<Name>Value`, as the non-null part of a nullable
 /// object is), and the type is that union or null. Whether it was so.
-fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, names: &mut [names::Numbering<String>]) -> bool {
+fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, names: &mut [words::Numbering<String>]) -> bool {
     let is_null = |model: &Model, branch: &Shape| *resolve(model, branch) == Shape::Null;
     let rest: Vec<Shape> = pending.branches.iter().filter(|branch| !is_null(model, branch)).cloned().collect();
     if rest.len() + 1 != pending.branches.len() || rest.len() < 2 {
         return false;
     }
     let Some((property, keys)) = tag(model, &rest) else { return false };
-    let words = names::unique_words(keys.iter().map(String::as_str), |key| names::pascal(key, "V"));
+    let words = words::unique_words(keys.iter().map(String::as_str), |key| words::pascal(key, "V"));
     let branches = rest.into_iter().zip(keys).zip(words).map(|((shape, key), word)| Branch { word, shape, key }).collect();
     let def = model.get(id).clone();
     let name = names[def.module].unique(&format!("{}Value", def.name), crate::naming::type_name);

@@ -11,20 +11,17 @@
 
 mod array;
 mod compose;
-pub mod dialect;
 mod engine_only;
 mod enums;
-pub mod keywords;
 pub mod lower;
 mod object;
 mod reference;
 mod scalar;
 mod scan;
-mod uri;
 
 use crate::error::{pointer_push, Errors};
 use crate::model::{EnumValue, Model, Module, Origin, Pinning, Shape, Struct, TypeDef, TypeId, TypeKind};
-use crate::names;
+use crate::naming::words;
 use crate::registry::{Registry, SchemaFile};
 use concord_runtime::strict::JsonError;
 use keywords::Role;
@@ -34,13 +31,21 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-pub use dialect::Dialect;
+use crate::uri::{id_of, id_problem, resolve_uri};
+use crate::vocabulary::keywords;
+pub use crate::vocabulary::Dialect;
 pub use keywords::{GROWTH_POINT, OPEN_ENUM, TYPED_ID};
 pub use reference::percent_decode;
 use scan::Scan;
-pub use uri::{anchor_of, id_of};
-use uri::{base_uri, id_problem};
-pub use uri::{document_base, resolve_uri};
+
+/// A document's base URI: the `uri` the index gives it, else its `$id`
+/// (resolved against its path in the registry, without a fragment), else
+/// its path in the registry below [`concord_runtime::pinned::BASE`].
+/// (The engine knows it by its `$id` too.)
+fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
+    let dialect = document.and_then(|document| Dialect::of_entry(document, schema.dialect, schema.read_as).ok());
+    crate::uri::base_in(&schema.path, schema.uri.as_deref(), document, dialect.unwrap_or(Dialect::Draft202012))
+}
 
 /// Reads every schema of a verified registry; reports every problem found.
 pub fn read(registry: &Registry) -> Result<Model, Errors> {
@@ -151,7 +156,7 @@ pub fn read_all(registry: &Registry) -> Reading {
             name: schema.name.clone(),
             entry: schema.entry.clone(),
             version: schema.version,
-            word: names::snake(&schema.name),
+            word: words::snake(&schema.name),
             file: schema.file.clone(),
             root: None,
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
@@ -161,7 +166,7 @@ pub fn read_all(registry: &Registry) -> Reading {
             refers_to,
         });
         reader.targets.push(HashMap::new());
-        reader.names.push(names::Numbering::default());
+        reader.names.push(words::Numbering::default());
         reader.needs_engine.push(false);
     }
     // The entries an entry refers to are read before it, where no cycle
@@ -217,7 +222,7 @@ struct Reader {
     /// registry path): the engine registers it by it, and a `$ref` may use it.
     uris: Vec<String>,
     /// The type names taken in each module, as both languages spell them.
-    names: Vec<names::Numbering<String>>,
+    names: Vec<words::Numbering<String>>,
     /// Every `$id` of every document (resolved), and the entry it stands in.
     resources: Vec<(String, usize)>,
     /// The named types of each entry read so far, by location.
@@ -513,7 +518,7 @@ impl Reader {
                             continue;
                         }
                         let pointer = pointer_push(&format!("/{place}"), key);
-                        let id = self.declare(&names::type_name(key), &doc, &pointer, false);
+                        let id = self.declare(&words::type_word(key), &doc, &pointer, false);
                         doc.targets.insert(pointer.clone(), id);
                         doc.pending.push((id, pointer));
                     }

@@ -7,7 +7,7 @@ use super::scalar::checked;
 use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
 use crate::error::pointer_push;
 use crate::model::{Check, Count, Field, Presence, Shape, Struct, UnknownKeys, Version};
-use crate::names;
+use crate::naming::words;
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -129,10 +129,10 @@ impl Reader {
         let mut fields = Vec::new();
         // Two property names may make one word (`foo-bar`, `foo_bar`): one that
         // already is its word keeps it, a rewritten one is numbered.
-        let words = names::unique_words(properties.keys().map(String::as_str), names::snake);
+        let words = words::unique_words(properties.keys().map(String::as_str), words::snake);
         for ((name, property), word) in properties.iter().zip(words) {
             let at = pointer_push(&schema.at("properties"), name);
-            let property_hint = format!("{hint}{}", names::pascal(name, "V"));
+            let property_hint = format!("{hint}{}", words::pascal(name, "V"));
             // The version property's integer `enum` is the envelope's version
             // check, which both languages run: the engine need not check it again.
             let version_property = version_field.and_then(Value::as_str) == Some(name.as_str());

@@ -3,7 +3,7 @@
 
 use super::{Dialect, Document, Keywords, Reader};
 use crate::model::{Shape, TypeId};
-use crate::names;
+use crate::naming::words;
 use serde_json::Value;
 
 /// Keywords that may stand beside `$ref` without changing what it means.
@@ -134,7 +134,7 @@ impl Reader {
         // Named after the last token of the pointer that is not a keyword.
         let tokens: Vec<String> = pointer.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~")).collect();
         let name = tokens.iter().rev().find(|t| super::keywords::lookup(t).is_none() && t.parse::<usize>().is_err()).cloned();
-        let name = names::type_name(&name.unwrap_or_else(|| tokens.join("_")));
+        let name = words::type_word(&name.unwrap_or_else(|| tokens.join("_")));
         let id = self.declare(&name, doc, pointer, false);
         doc.targets.insert(pointer.to_owned(), id);
         doc.pending.push((id, pointer.to_owned()));

@@ -1,9 +1,9 @@
 //! The document walk: one pass over a document that finds what it names
 //! and refers to (`$anchor`, `$id`, `$ref`) before anything is read.
 
-use super::dialect::Dialect;
-use super::uri::{anchor_of, id_of};
 use crate::error::pointer_push;
+use crate::uri::{anchor_of, id_of};
+use crate::vocabulary::Dialect;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -21,11 +21,12 @@
 use super::{first_reason, Build, Candidate, Document, Expect, Instance, Survey, Verdict};
 use crate::registry::Stage;
 use concord_codegen::error::Errors;
-use concord_codegen::names::{pascal, Numbering};
+use concord_codegen::naming::words::{pascal, Numbering};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-use concord_codegen::schema::{Dialect, DRAFT_2020_12};
+use concord_codegen::schema::DRAFT_2020_12;
+use concord_codegen::vocabulary::Dialect;
 
 /// The corpus's schemas, in `MANIFEST.tsv` order.
 pub fn candidates(corpus: &Path) -> Result<Vec<Candidate>, Errors> {

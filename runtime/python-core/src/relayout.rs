@@ -10,7 +10,7 @@
 
 use concord_runtime::scan::Keys;
 use concord_runtime::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
-use concord_runtime::{escape_pointer_token, float, serde_json};
+use concord_runtime::{float, serde_json};
 
 /// A value the writer refuses: its JSON pointer and what is wrong.
 pub struct Refusal {
@@ -227,7 +227,7 @@ fn pointer(input: &[u8], stack: &[Frame]) -> String {
         pointer.push('/');
         if frame.object {
             let key: String = serde_json::from_slice(&input[frame.key.0..frame.key.1]).unwrap_or_default();
-            pointer.push_str(&escape_pointer_token(&key));
+            pointer.push_str(&concord_runtime::pointer::escape_token(&key));
         } else {
             pointer.push_str(&frame.index.to_string());
         }

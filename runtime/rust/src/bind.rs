@@ -79,7 +79,7 @@ pub fn read_versioned<'de, D: Deserializer<'de>, T: for<'a> Object<'a>>(
     let unsupported = |number: &dyn fmt::Display| {
         let listed: Vec<String> = supported.iter().map(i64::to_string).collect();
         let message = format!("{UNSUPPORTED_VERSION}{number} of {name}: supported {}", listed.join(", "));
-        Failure::version(format!("/{}", crate::escape_pointer_token(field)), message).into_error()
+        Failure::version(format!("/{}", crate::pointer::escape_token(field)), message).into_error()
     };
     if crate::read::in_one_pass() {
         let record: T = read_object(deserializer)?;
@@ -283,7 +283,7 @@ pub fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, slot: &mu
 /// A required property's value, or the refusal naming it.
 pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
     // At the field itself, as pydantic points at it (serde's own error would be at the object).
-    slot.ok_or_else(|| Failure::at(format!("/{}", crate::escape_pointer_token(name)), format!("missing field `{name}`")).into_error())
+    slot.ok_or_else(|| Failure::at(format!("/{}", crate::pointer::escape_token(name)), format!("missing field `{name}`")).into_error())
 }
 
 /// An unknown key kept with its value: at a growth point (`T` is `Value`)

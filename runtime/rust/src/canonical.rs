@@ -110,7 +110,7 @@ pub fn to_bytes(value: &Value) -> Result<Vec<u8>, CanonicalError> {
     write_value(&mut out, value).map_err(|refusal| {
         // The pointer is only built on the way out of a refusal, so the
         // happy path pays nothing for it.
-        let pointer: String = refusal.path.iter().rev().map(|token| format!("/{}", crate::escape_pointer_token(token))).collect();
+        let pointer: String = refusal.path.iter().rev().map(|token| format!("/{}", crate::pointer::escape_token(token))).collect();
         CanonicalError::NotCanonical { pointer, message: refusal.message }
     })?;
     Ok(out)

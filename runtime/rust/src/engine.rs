@@ -9,8 +9,8 @@
 //! when the validator is built, which the generator does for every record
 //! type. `format` stays an annotation, as 2020-12 says.
 
+use crate::document::Source;
 use crate::notes::Note;
-use crate::pinned::Source;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Keyword, ValidationError, Validator};
 use serde_json::{json, Map, Value};
@@ -50,11 +50,11 @@ fn describe(error: &ValidationError<'_>) -> Vec<Note> {
     let message = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             let why = if keyword == "additionalProperties" { "is not allowed (additionalProperties)" } else { "is not allowed (unevaluatedProperties)" };
-            return unexpected.iter().map(|key| note(format!("{pointer}/{}", crate::escape_pointer_token(key)), why.to_owned())).collect();
+            return unexpected.iter().map(|key| note(format!("{pointer}/{}", crate::pointer::escape_token(key)), why.to_owned())).collect();
         }
         ValidationErrorKind::PropertyNames { error } => {
             // The inner error is about the name itself: point at the property.
-            let name = error.instance().as_str().map(crate::escape_pointer_token).unwrap_or_default();
+            let name = error.instance().as_str().map(crate::pointer::escape_token).unwrap_or_default();
             let inner = describe(error).into_iter().next().map(|inner| inner.message).unwrap_or_default();
             return vec![note(format!("{pointer}/{name}"), format!("its name {inner} (propertyNames)"))];
         }
@@ -405,7 +405,7 @@ fn shorten_reference_chains(document: &mut Value) {
                 }
                 for (key, item) in object {
                     if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                        stack.push((item, format!("{pointer}/{}", crate::escape_pointer_token(key))));
+                        stack.push((item, format!("{pointer}/{}", crate::pointer::escape_token(key))));
                     }
                 }
             }

@@ -61,7 +61,7 @@ impl Failure {
 
     /// The same failure, one object member further out.
     pub fn at_key(mut self, key: &str) -> Self {
-        self.pointer.insert_str(0, &format!("/{}", crate::escape_pointer_token(key)));
+        self.pointer.insert_str(0, &format!("/{}", crate::pointer::escape_token(key)));
         self
     }
 

@@ -11,6 +11,7 @@ pub mod batch;
 pub mod bind;
 pub mod canonical;
 pub mod checks;
+pub mod document;
 #[cfg(feature = "validate")]
 mod engine;
 mod failure;
@@ -21,7 +22,8 @@ mod notes;
 pub mod number;
 pub mod pattern;
 pub mod pinned;
-mod profile;
+pub mod pointer;
+pub mod profile;
 pub mod read;
 pub mod scan;
 #[cfg(feature = "source")]
@@ -350,8 +352,8 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
         pointer.push('/');
         match segment {
             Segment::Seq { index } => pointer.push_str(&index.to_string()),
-            Segment::Map { key } => pointer.push_str(&escape_pointer_token(key)),
-            Segment::Enum { variant } => pointer.push_str(&escape_pointer_token(variant)),
+            Segment::Map { key } => pointer.push_str(&pointer::escape_token(key)),
+            Segment::Enum { variant } => pointer.push_str(&pointer::escape_token(variant)),
             Segment::Unknown => pointer.push('?'),
         }
     }
@@ -478,17 +480,4 @@ fn mask_quoted(message: &str) -> String {
         }
     }
     out
-}
-
-/// Appends `text` as a JSON string, escaped as every concord writer escapes it
-/// (canonical JSON's escapes, which are serde_json's and Python's `json`'s):
-/// for the Python core's writer.
-#[doc(hidden)]
-pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
-    profile::write_string_bytes(out, text);
-}
-
-/// Escapes one reference token of a JSON pointer (RFC 6901).
-pub fn escape_pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }

@@ -55,7 +55,7 @@ const ESCAPE: [u8; 256] = {
 /// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
 /// is also how serde_json escapes.
 #[inline]
-pub(crate) fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
+pub fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = text.as_bytes();
     out.reserve(bytes.len() + 2);

@@ -467,7 +467,7 @@ pub fn record_path(model: &Model, id: TypeId) -> String {
 }
 
 fn class_name(model: &Model, id: TypeId) -> String {
-    ident::type_name(&model.get(id).name)
+    crate::naming::type_name(&model.get(id).name)
 }
 
 fn python_type(model: &Model, shape: &Shape) -> String {

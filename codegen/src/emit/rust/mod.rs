@@ -157,7 +157,7 @@ fn format_items(tokens: TokenStream) -> String {
 }
 
 fn type_ident(model: &Model, id: TypeId) -> Ident {
-    Ident::new(&ident::type_name(&model.get(id).name), Span::call_site())
+    Ident::new(&crate::naming::type_name(&model.get(id).name), Span::call_site())
 }
 
 fn field_ident(word: &str) -> Ident {
@@ -342,7 +342,7 @@ fn complex(ty: &TokenStream) -> TokenStream {
 }
 
 fn variant_ident(word: &str) -> Ident {
-    Ident::new(&ident::type_name(word), Span::call_site())
+    Ident::new(&crate::naming::type_name(word), Span::call_site())
 }
 
 fn value_doc(value: &str) -> TokenStream {
@@ -496,7 +496,7 @@ fn implementation(model: &Model, id: TypeId, boxed: &Components) -> String {
                 .iter()
                 .enumerate()
                 .map(|(index, branch)| {
-                    let checked = check(crate::names::snake(&branch.word), &branch.shape);
+                    let checked = check(crate::naming::words::snake(&branch.word), &branch.shape);
                     format!("{index} {} = {}{checked}", variant_ident(&branch.word), Literal::string(&branch.key))
                 })
                 .collect();

@@ -195,7 +195,7 @@ fn node(tuple: &Bound<'_, PyTuple>) -> PyResult<Node> {
                 let has_default: bool = field.get_item(3)?.extract()?;
                 let written: String = field.get_item(5)?.extract()?;
                 let mut key = Vec::with_capacity(written.len() + 3);
-                concord_runtime::write_json_string(&mut key, &written);
+                concord_runtime::profile::write_string_bytes(&mut key, &written);
                 key.push(b':');
                 let key_text: String = field.get_item(1)?.extract()?;
                 let python: String = name.extract()?;

@@ -144,7 +144,7 @@ impl Writer {
     fn string(&mut self, value: &Bound<'_, PyAny>) -> Written {
         let text = value.cast_exact::<PyString>().map_err(|_| Refused)?;
         // A lone surrogate has no UTF-8: pydantic's path names it.
-        concord_runtime::write_json_string(&mut self.out, text.to_str()?);
+        concord_runtime::profile::write_string_bytes(&mut self.out, text.to_str()?);
         Ok(())
     }
 

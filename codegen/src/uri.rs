@@ -1,18 +1,8 @@
 //! URIs, as far as schema references need them: a document's base URI
 //! and `$id`, and RFC 3986 resolution of a reference against a base.
 
-use super::dialect::Dialect;
-use crate::registry::SchemaFile;
+use crate::vocabulary::Dialect;
 use serde_json::{Map, Value};
-
-/// A document's base URI: the `uri` the index gives it, else its `$id`
-/// (resolved against its path in the registry, without a fragment), else
-/// its path in the registry below [`concord_runtime::pinned::BASE`].
-/// (The engine knows it by its `$id` too.)
-pub(super) fn base_uri(schema: &SchemaFile, document: Option<&Value>) -> String {
-    let dialect = document.and_then(|document| Dialect::of_entry(document, schema.dialect, schema.read_as).ok());
-    base_in(&schema.path, schema.uri.as_deref(), document, dialect.unwrap_or(Dialect::Draft202012))
-}
 
 /// The base URI of the document at `path` in a registry (with the entry's
 /// `uri`, if any, and the dialect the registry declares for it, if any):
@@ -23,7 +13,7 @@ pub fn document_base(path: &str, uri: Option<&str>, document: Option<&Value>, de
 }
 
 /// [`document_base`] of a document read in `dialect`, which says where its `$id` is.
-fn base_in(path: &str, uri: Option<&str>, document: Option<&Value>, dialect: Dialect) -> String {
+pub fn base_in(path: &str, uri: Option<&str>, document: Option<&Value>, dialect: Dialect) -> String {
     let id = document.and_then(|document| id_of(document.as_object()?, dialect).map(str::to_owned));
     let path = format!("{}{}", concord_runtime::pinned::BASE, path);
     match (uri, id) {
@@ -59,8 +49,8 @@ pub fn anchor_of(object: &Map<String, Value>, dialect: Dialect) -> Option<&str> 
 /// What is wrong with a document's `$id`, if anything: it must be a URI
 /// reference (RFC 3986: ASCII, no spaces, `%` only before two hex digits)
 /// without a fragment (an empty one is allowed).
-pub(super) fn id_problem(id: &str, dialect: Dialect) -> Option<String> {
-    if let Some(character) = crate::registry::outside_uri(id) {
+pub fn id_problem(id: &str, dialect: Dialect) -> Option<String> {
+    if let Some(character) = outside_uri(id) {
         return Some(format!("{id:?} is not a URI reference (RFC 3986 does not allow {character:?} in one)"));
     }
     let anchor = if dialect.ref_overrides_siblings() { "a fragment alone, `#name`, names a place" } else { "use `$anchor`" };
@@ -100,4 +90,16 @@ pub fn resolve_uri(base: &str, reference: &str) -> String {
         }
     }
     format!("{origin}{}", segments.join("/"))
+}
+
+/// The first character RFC 3986 does not allow in a URI reference (ASCII
+/// only, no spaces, `%` only before two hex digits), if any: the engine
+/// registers each document under its URI and cannot register another.
+pub fn outside_uri(text: &str) -> Option<char> {
+    let bytes = text.as_bytes();
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&b);
+    bytes.iter().enumerate().find_map(|(at, &byte)| {
+        let escape = byte == b'%' && bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
+        (!allowed(byte) && !escape).then(|| text[at..].chars().next().unwrap_or_default())
+    })
 }

@@ -1,5 +1,6 @@
-//! Language-neutral word forms of schema names. Each emitter then applies its
-//! own language's keywords and reserved names (see `emit::*::ident`).
+//! Language-neutral word forms of schema names (`snake`, `pascal`, numbered
+//! when alike). The languages' own rules for what they reserve are beside
+//! this file (`rust`, `python`), applied once by `super::type_name`.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
@@ -76,7 +77,7 @@ pub fn pascal(name: &str, prefix: &str) -> String {
 }
 
 /// Keeps a name that is PascalCase already (`ClsArtifact`, `HTTPServer`) as is.
-pub fn type_name(name: &str) -> String {
+pub fn type_word(name: &str) -> String {
     let mut chars = name.chars();
     if chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric()) {
         name.to_owned()
@@ -177,8 +178,8 @@ mod tests {
         assert_eq!(pascal("1.0", "V"), "V10");
         assert_eq!(pascal("", "V"), "Empty");
         assert_eq!(pascal("\"\"", "V"), "U0022U0022");
-        assert_eq!(type_name("ClsArtifact"), "ClsArtifact");
-        assert_eq!(type_name("compile_config"), "CompileConfig");
+        assert_eq!(type_word("ClsArtifact"), "ClsArtifact");
+        assert_eq!(type_word("compile_config"), "CompileConfig");
     }
 
     #[test]
