@@ -170,7 +170,8 @@ fn field_ident(word: &str) -> Ident {
 
 /// Doc comments for a schema's text. Lines end at `\n`, `\r\n` or a bare
 /// `\r` (which rustc refuses inside a comment); characters rustc refuses in
-/// comments (bidi controls) are written escaped; and a text that Markdown
+/// comments (bidi controls) and other control characters are written
+/// escaped; and a text that Markdown
 /// would read as code (an indented block, a fence) is fenced as plain text,
 /// so that it never becomes a doctest of the crate that includes it.
 fn docs(doc: &Option<String>) -> TokenStream {
@@ -202,9 +203,12 @@ fn doc_line(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for c in line.trim_end().chars() {
         match c {
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&c.escape_unicode().to_string()),
             // A tab is four spaces, as rustdoc reads it (clippy's tabs_in_doc_comments).
             '\t' => out.push_str("    "),
+            // Bidi controls rustc refuses in comments; other controls (NUL,
+            // ESC) an editor or a terminal would show as raw bytes.
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&c.escape_unicode().to_string()),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
     }
