@@ -22,6 +22,7 @@ pub mod error;
 pub mod model;
 pub mod naming;
 pub mod output;
+pub mod plan;
 pub mod registry;
 pub mod schema;
 pub mod uri;

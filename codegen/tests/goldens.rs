@@ -1,4 +1,5 @@
-//! The generated code of a registry that holds every construct, checked in
+//! The generated code of a registry that holds every construct, and its
+//! plan (`concord_codegen::plan`), checked in
 //! (`fixtures/constructs/expected/`), as prost-build keeps its
 //! `_expected_*.rs`: a change to an emitter shows, in the diff a reviewer
 //! reads, what it does to users' code. After an intended change, write them
@@ -33,7 +34,12 @@ fn files_below(dir: &Path) -> BTreeSet<PathBuf> {
 fn every_construct_generates_the_checked_in_code() {
     let root = root();
     let expected = root.join("fixtures/constructs/expected");
-    let files = concord_codegen::Config::new().registry(root.join("fixtures/constructs/registry")).generate().expect("the constructs registry generates");
+    let config = concord_codegen::Config::new().registry(root.join("fixtures/constructs/registry")).clone();
+    let model = concord_codegen::load(config.registry_dir()).expect("the constructs registry loads");
+    let mut files = config.files(&model);
+    // The plan every runtime reads, language-neutral, as a reviewer reads it.
+    let plan = serde_json::to_string_pretty(&concord_codegen::plan::registry(&model)).expect("JSON") + "\n";
+    files.push(concord_codegen::GeneratedFile { path: "plan.json".into(), contents: plan });
     if std::env::var_os("CONCORD_BLESS").is_some() {
         let _ = std::fs::remove_dir_all(&expected);
         concord_codegen::write_files(&expected, &files).expect("the goldens are written");

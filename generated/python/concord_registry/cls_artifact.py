@@ -194,6 +194,47 @@ class ClsArtifact(concord_runtime.Model):
     """Root of the module call tree, when the collector recorded one."""
 
 
+_PLAN = (
+    '{"plan":1,"types":{'
+    '"ClsArtifact":{"object":{"fields":[{"json":"format_version","presence":"required","value":"intege'
+    'r"},{"json":"session","presence":"required","value":{"ref":{"type":"Session"}}},{"json":"compi'
+    'le_config","presence":"required","value":{"ref":{"type":"CompileConfig"}}},{"json":"kernels","pr'
+    'esence":"required","value":{"array":{"ref":{"type":"Kernel"}}}},{"json":"extra","presence":"op'
+    'tional","value":{"map":"any"}},{"json":"call_tree","presence":"optional","value":{"ref":{"type'
+    '":"CallNode"}}}],"unknown_keys":"keep"},"record":true,"pinning":"pinned"},'
+    '"Session":{"object":{"fields":[{"json":"gpu_arch","presence":"required","value":"string"},{"jso'
+    'n":"driver_version","presence":"required","value":"string"},{"json":"cuda_version","presence":"r'
+    'equired","value":"string"},{"json":"nccl_version","presence":"optional_nullable","value":{"nullabl'
+    'e":"string"}},{"json":"cudnn_version","presence":"required","value":{"nullable":"integer"}},{"js'
+    'on":"hostname","presence":"optional","value":"string"},{"json":"world_size","presence":"required'
+    '","value":"integer"}],"unknown_keys":"keep"},"record":true,"pinning":"pinned"},'
+    '"CompileConfig":{"object":{"fields":[{"json":"backend","presence":"required","value":"string"},{'
+    '"json":"mode","presence":"required","value":{"ref":{"type":"CompileConfigMode"}}},{"json":"full'
+    'graph","presence":"required","value":"boolean"},{"json":"dynamic","presence":"required","value"'
+    ':{"nullable":"boolean"}},{"json":"options","presence":"optional","value":{"map":"any"}}],"unkno'
+    'wn_keys":"drop"},"record":true,"pinning":"pinned"},'
+    '"Kernel":{"object":{"fields":[{"json":"name","presence":"required","value":"string"},{"json":'
+    '"type","presence":"required","value":{"ref":{"type":"KernelType"}}},{"json":"duration_ms","pres'
+    'ence":"required","value":"number"},{"json":"launch","presence":"required","value":{"ref":{"typ'
+    'e":"LaunchDims"}}},{"json":"occupancy","presence":"optional_nullable","value":{"nullable":"number'
+    '"}},{"json":"counters","presence":"optional","value":{"map":"integer"}},{"json":"source_path",'
+    '"presence":"optional","value":"string"}],"unknown_keys":"drop"},"record":true,"pinning":"pinned"'
+    "},"
+    '"LaunchDims":{"object":{"fields":[{"json":"grid","presence":"required","value":{"array":"intege'
+    'r"}},{"json":"block","presence":"required","value":{"array":"integer"}},{"json":"shared_mem_byte'
+    's","presence":"required","value":"integer"},{"json":"num_warps","presence":"optional","value":'
+    '"integer"}],"unknown_keys":"drop"},"record":true,"pinning":"pinned"},'
+    '"CallNode":{"object":{"fields":[{"json":"name","presence":"required","value":"string"},{"json"'
+    ':"class","name":"class_","presence":"optional","value":"string"},{"json":"self_ms","presence":'
+    '"required","value":"number"},{"json":"children","presence":"optional","value":{"array":{"ref":'
+    '{"type":"CallNode"}}}}],"unknown_keys":"drop"},"record":true,"pinning":"pinned"},'
+    '"CompileConfigMode":{"enum":["default","reduce-overhead","max-autotune","max-autotune-no-cudagraphs"]},'
+    '"KernelType":{"enum":["triton","cuda","cpp","extern"]}'
+    "}}"
+)
+"""How the runtime reads and writes this entry's types, as JSON (docs/architecture.md, the plan)."""
+
+
 __all__ = [
     "CallNode",
     "ClsArtifact",

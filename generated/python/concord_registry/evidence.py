@@ -243,6 +243,57 @@ class Evidence(concord_runtime.Model):
     """Provider-specific evidence; absent in the common case."""
 
 
+_PLAN = (
+    '{"plan":1,"types":{'
+    '"Evidence":{"object":{"fields":[{"json":"id","presence":"required","value":"string"},{"json":'
+    '"session_id","presence":"required","value":"string"},{"json":"kind","presence":"required","valu'
+    'e":{"ref":{"type":"EvidenceKind"}}},{"json":"payload","presence":"required","value":"any"},{"j'
+    'son":"source","presence":"optional_nullable","value":{"nullable":"string"}},{"json":"canonical",'
+    '"presence":"optional","value":{"ref":{"type":"CanonicalPayload"}}},{"json":"extension","presence'
+    '":"optional","value":{"ref":{"type":"ExtensionEnvelope"}}}],"unknown_keys":"drop"},"record":true,'
+    '"pinning":"pinned"},'
+    '"CanonicalPayload":{"union":{"by":{"tag":"kind"},"branches":[{"key":"exit_code","value":{"ref"'
+    ':{"type":"ExitCodePayload"}}},{"key":"tool_result","value":{"ref":{"type":"ToolResultPayload"}}},{'
+    '"key":"file_diff","value":{"ref":{"type":"FileDiffPayload"}}},{"key":"process_observation","value'
+    '":{"ref":{"type":"ProcessObservationPayload"}}},{"key":"transcript_excerpt","value":{"ref":{"type'
+    '":"TranscriptExcerptPayload"}}}]}},'
+    '"ExitCodePayload":{"object":{"fields":[{"json":"kind","presence":"required","value":{"ref":{"ty'
+    'pe":"ExitCodePayloadKind"}}},{"json":"command","presence":"required","value":"any"},{"json":"exi'
+    't_code","presence":"required","value":"integer"},{"json":"heuristic","presence":"required","valu'
+    'e":"boolean"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"ToolResultPayload":{"object":{"fields":[{"json":"kind","presence":"required","value":{"ref":{"'
+    'type":"ToolResultPayloadKind"}}},{"json":"summary","presence":"required","value":"string"}],"unkno'
+    'wn_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"FileDiffPayload":{"object":{"fields":[{"json":"kind","presence":"required","value":{"ref":{"ty'
+    'pe":"FileDiffPayloadKind"}}},{"json":"path","presence":"required","value":"string"},{"json":"dif'
+    'f","presence":"required","value":"string"}],"unknown_keys":"refuse"},"record":true,"pinning":"pi'
+    'nned"},'
+    '"ProcessObservationPayload":{"object":{"fields":[{"json":"kind","presence":"required","value":{"r'
+    'ef":{"type":"ProcessObservationPayloadKind"}}},{"json":"description","presence":"required","value":'
+    '"string"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"TranscriptExcerptPayload":{"object":{"fields":[{"json":"kind","presence":"required","value":{"re'
+    'f":{"type":"TranscriptExcerptPayloadKind"}}},{"json":"text","presence":"required","value":"string'
+    '"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"ExtensionEnvelope":{"object":{"fields":[{"json":"schema_version","presence":"required","value":"'
+    'integer"},{"json":"provider","presence":"required","value":{"ref":{"type":"ExtensionEnvelopeProvid'
+    'er"}}},{"json":"adapter_version","presence":"required","value":"string"},{"json":"content_class",'
+    '"presence":"required","value":{"ref":{"type":"ExtensionEnvelopeContentClass"}}},{"json":"fields",'
+    '"presence":"required","value":{"map":"any"}}],"unknown_keys":"keep","version":{"field":"schema_'
+    'version","supported":[1,2]}},"record":true,"pinning":"pinned"},'
+    '"EvidenceKind":{"open_enum":["exit_code","tool_result","file_diff","process_observation","transcript_excerpt"]},'
+    '"ExitCodePayloadKind":{"enum":["exit_code"]},'
+    '"ToolResultPayloadKind":{"enum":["tool_result"]},'
+    '"FileDiffPayloadKind":{"enum":["file_diff"]},'
+    '"ProcessObservationPayloadKind":{"enum":["process_observation"]},'
+    '"TranscriptExcerptPayloadKind":{"enum":["transcript_excerpt"]},'
+    '"ExtensionEnvelopeProvider":{"open_enum":["claude","codex"]},'
+    '"ExtensionEnvelopeContentClass":{"open_enum":["ToolTelemetry","ProviderDiagnostic","ExperimentalSignal",'
+    '"RawProviderMetadata"]}'
+    "}}"
+)
+"""How the runtime reads and writes this entry's types, as JSON (docs/architecture.md, the plan)."""
+
+
 __all__ = [
     "EXTENSION_ENVELOPE_VERSION",
     "SUPPORTED_EXTENSION_ENVELOPE_VERSIONS",

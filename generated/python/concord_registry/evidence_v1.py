@@ -199,6 +199,45 @@ class EvidenceV1(concord_runtime.Model):
     """Provider-specific evidence; absent in the common case."""
 
 
+_PLAN = (
+    '{"plan":1,"types":{'
+    '"EvidenceV1":{"object":{"fields":[{"json":"id","presence":"required","value":"string"},{"json"'
+    ':"session_id","presence":"required","value":"string"},{"json":"kind","presence":"required","val'
+    'ue":{"ref":{"type":"EvidenceV1Kind"}}},{"json":"payload","presence":"required","value":"any"},{'
+    '"json":"source","presence":"optional_nullable","value":{"nullable":"string"}},{"json":"canonical'
+    '","presence":"optional","value":{"ref":{"type":"CanonicalPayloads"}}},{"json":"extension","prese'
+    'nce":"optional","value":{"ref":{"type":"ExtensionEnvelope"}}}],"unknown_keys":"drop"},"record":tr'
+    'ue,"pinning":"pinned"},'
+    '"CanonicalPayloads":{"object":{"fields":[{"json":"exit_code","presence":"optional","value":{"ref'
+    '":{"type":"ExitCodePayload"}}},{"json":"tool_result","presence":"optional","value":{"ref":{"type'
+    '":"ToolResultPayload"}}},{"json":"file_diff","presence":"optional","value":{"ref":{"type":"FileD'
+    'iffPayload"}}},{"json":"process_observation","presence":"optional","value":{"ref":{"type":"Process'
+    'ObservationPayload"}}},{"json":"transcript_excerpt","presence":"optional","value":{"ref":{"type":"'
+    'TranscriptExcerptPayload"}}}],"unknown_keys":"drop"},"record":true,"pinning":"pinned"},'
+    '"ExitCodePayload":{"object":{"fields":[{"json":"command","presence":"required","value":"any"},{'
+    '"json":"exit_code","presence":"required","value":"integer"},{"json":"heuristic","presence":"req'
+    'uired","value":"boolean"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"ToolResultPayload":{"object":{"fields":[{"json":"summary","presence":"required","value":"string'
+    '"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"FileDiffPayload":{"object":{"fields":[{"json":"path","presence":"required","value":"string"},{'
+    '"json":"diff","presence":"required","value":"string"}],"unknown_keys":"refuse"},"record":true,"'
+    'pinning":"pinned"},'
+    '"ProcessObservationPayload":{"object":{"fields":[{"json":"description","presence":"required","value'
+    '":"string"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"TranscriptExcerptPayload":{"object":{"fields":[{"json":"text","presence":"required","value":"str'
+    'ing"}],"unknown_keys":"refuse"},"record":true,"pinning":"pinned"},'
+    '"ExtensionEnvelope":{"object":{"fields":[{"json":"schema_version","presence":"required","value":"'
+    'integer"},{"json":"provider","presence":"required","value":{"ref":{"type":"ExtensionEnvelopeProvid'
+    'er"}}},{"json":"adapter_version","presence":"required","value":"string"},{"json":"content_class",'
+    '"presence":"required","value":"string"},{"json":"fields","presence":"required","value":{"map":'
+    '"any"}}],"unknown_keys":"keep"},"record":true,"pinning":"pinned"},'
+    '"EvidenceV1Kind":{"enum":["exit_code","tool_result","file_diff","process_observation","transcript_excerpt"]},'
+    '"ExtensionEnvelopeProvider":{"enum":["claude","codex"]}'
+    "}}"
+)
+"""How the runtime reads and writes this entry's types, as JSON (docs/architecture.md, the plan)."""
+
+
 __all__ = [
     "CanonicalPayloads",
     "EvidenceV1",

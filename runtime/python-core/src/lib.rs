@@ -172,6 +172,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(digest_bytes, module)?)?;
     module.add_function(wrap_pyfunction!(array_items, module)?)?;
     module.add_class::<record::RecordType>()?;
+    module.add_class::<record::Plan>()?;
     checks::register(module)?;
     Ok(())
 }

@@ -180,10 +180,7 @@ _UNKNOWN: Any = object()
 
 
 def _record_type_of(cls: type) -> _core.RecordType | None:
-    try:
-        return _plan.record_type_of(cls, _refuse_null)
-    except _plan.Unsupported:
-        return None
+    return _plan.record_type_of(cls)
 
 
 def _record_type(cls: type) -> _core.RecordType | None:

@@ -78,13 +78,11 @@ def version(data: Any, field: str, supported: tuple[int, ...], name: str) -> Any
 
 
 def version_check(field: str, supported: tuple[int, ...], name: str) -> Any:
-    """A versioned envelope's model validator: :func:`version`, before anything else. Marked
-    with its operands, which the one-pass reader (``concord_runtime._plan``) reads."""
+    """A versioned envelope's model validator: :func:`version`, before anything else."""
 
     def check(cls: type, data: Any) -> Any:
         return version(data, field, supported, name)
 
-    check.concord_version = (field, supported)  # type: ignore[attr-defined]
     # pydantic makes it a classmethod, by its first parameter's name.
     return pydantic.model_validator(mode="before")(check)
 
@@ -114,12 +112,11 @@ def properties(data: Any, handler: Callable[[Any], Record], minimum: int | None,
 
 def property_count(minimum: int | None, maximum: int | None) -> Any:
     """An object type's model validator for ``minProperties``/``maxProperties``: :func:`properties`
-    around the read. Marked with its bounds, which the one-pass reader reads."""
+    around the read."""
 
     def check(cls: type, data: Any, handler: Callable[[Any], Record]) -> Record:
         return properties(data, handler, minimum, maximum)
 
-    check.concord_properties = (minimum, maximum)  # type: ignore[attr-defined]
     return pydantic.model_validator(mode="wrap")(check)
 
 
@@ -136,6 +133,10 @@ def keep_matching(record: Record, patterns: tuple[str, ...]) -> Record:
     if extra:
         matcher = _patterns(patterns)
         unmatched = [key for key in extra if not matcher.any_match(key)]
+        fields = type(record).model_fields  # type: ignore[attr-defined]
         for key in unmatched:
             del extra[key]
+            # Dropped, so not set either (as where the one-pass reader drops it).
+            if key not in fields:
+                record.__pydantic_fields_set__.discard(key)  # type: ignore[attr-defined]
     return record

@@ -32,8 +32,6 @@ def tag(field: str, keys: tuple[str, ...]) -> Callable[[Any], str | None]:
             return None
         return found if isinstance(found, str) and found in keys else None
 
-    # The one-pass reader (``concord_runtime._plan``) reads the tag itself.
-    discriminate.concord_tag = field  # type: ignore[attr-defined]
     return discriminate
 
 
@@ -59,7 +57,6 @@ def json_type(keys: tuple[str, ...]) -> Callable[[Any], str | None]:
             return None
         return name if name in keys else None
 
-    discriminate.concord_json_type = keys  # type: ignore[attr-defined]
     return discriminate
 
 

@@ -381,7 +381,7 @@ fn is_string(text: &str) -> bool {
 /// fits, else implicitly concatenated parts, one a line, that do (ruff
 /// joins them back only where the whole fits). A part ends after each line
 /// break of the text, and else at a space where one is near the limit.
-fn string_lines(literal: &str, indent: usize) -> String {
+pub fn string_lines(literal: &str, indent: usize) -> String {
     if indent + width(literal) <= LINE_WIDTH {
         return literal.to_owned();
     }

@@ -146,6 +146,7 @@ fn module(model: &Model, index: usize) -> String {
     names.extend(model.ids().filter(in_module).filter_map(|id| versions(model, id)).flat_map(|(_, constants)| constants));
     names.sort_by(|a, b| isort_order(a, b));
     let names: Vec<String> = names.iter().map(|name| string_literal(name)).collect();
+    blocks.push(plan(model, index));
     blocks.push(assignment(0, "__all__", None, Some(&format!("[{}]", names.join(", ")))));
 
     let mut out = format!("# {}\n", super::HEADER);
@@ -199,6 +200,46 @@ fn module(model: &Model, index: usize) -> String {
     out.push_str(if blocks[0].starts_with("class ") { "\n\n" } else { "\n" });
     out.push_str(&body);
     out
+}
+
+/// Python's names in the plan: a field's attribute where it is not its
+/// JSON name, and another entry's module as the package names it.
+struct PythonNames;
+
+impl crate::plan::Names for PythonNames {
+    fn field(&self, field: &Field) -> Option<String> {
+        let name = ident::field(&field.word);
+        (name != field.json_name).then_some(name)
+    }
+
+    fn module(&self, model: &Model, module: usize) -> String {
+        ident::module(&model.modules[module].word)
+    }
+}
+
+/// The entry's plan (`crate::plan`) as `_PLAN`, the JSON text the compiled
+/// core's one-pass reader and writer read: a type a line, for a diff.
+fn plan(model: &Model, index: usize) -> String {
+    let plan = crate::plan::module(model, index, &PythonNames);
+    let whole = plan.to_string();
+    let doc = docstring(&Some("How the runtime reads and writes this entry's types, as JSON (docs/architecture.md, the plan).".into()), "");
+    let literal = string_literal(&whole);
+    // ruff joins the parts wherever the whole fits: on the line, else alone inside the parentheses.
+    if layout::width(&literal) + "_PLAN = ".len() <= LINE_WIDTH {
+        return format!("_PLAN = {literal}\n") + &doc;
+    }
+    if layout::width(&literal) + 4 <= LINE_WIDTH {
+        return format!("_PLAN = (\n    {literal}\n)\n") + &doc;
+    }
+    let mut parts = vec![format!("{{\"plan\":{},\"types\":{{", plan["plan"])];
+    let types = plan["types"].as_object().map(|types| types.iter().collect::<Vec<_>>()).unwrap_or_default();
+    for (at, (name, body)) in types.iter().enumerate() {
+        let comma = if at + 1 < types.len() { "," } else { "" };
+        parts.push(format!("{}:{body}{comma}", serde_json::Value::from(name.as_str())));
+    }
+    parts.push("}}".to_owned());
+    let lines: Vec<String> = parts.iter().map(|part| format!("    {}", layout::string_lines(&string_literal(part), 4))).collect();
+    format!("_PLAN = (\n{}\n)\n", lines.join("\n")) + &doc
 }
 
 /// A versioned envelope's constants (`SUPPORTED_..._VERSIONS`,

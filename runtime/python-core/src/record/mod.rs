@@ -3,19 +3,21 @@
 //! concord's bytes ([`write`]), each in one pass, the way pydantic-core
 //! builds and serializes models in Rust.
 //!
-//! The node table comes from `concord_runtime._plan`, which reads it off
-//! pydantic's own core schema of the type. Both directions do only what
+//! The node table is built from the plan codegen writes into each generated
+//! module ([`plan`]), never from pydantic's internals. Both directions do only what
 //! pydantic does: any refusal (and any error a check raises, any value of a
 //! type the node does not expect) gives `None`, and the caller then takes
 //! pydantic's own path, which names the problem.
 
+mod plan;
 mod read;
 mod write;
 
+pub use plan::Plan;
+
 use concord_runtime::pattern::Patterns;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyString, PyType};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -85,9 +87,9 @@ enum Node {
         min: Option<usize>,
         max: Option<usize>,
     },
-    /// A validator run on the value read (`pydantic.AfterValidator`, a model's "after" validator).
-    After {
-        function: Py<PyAny>,
+    /// A check on the value read that no bound of its node expresses.
+    Check {
+        check: ValueCheck,
         inner: usize,
     },
     /// A union picked by the string value of one property (`concord_runtime.unions.tag`).
@@ -106,11 +108,43 @@ enum Node {
     },
 }
 
-#[derive(Clone, Copy, PartialEq)]
+impl Node {
+    /// The indexes of the nodes this one reads its parts with.
+    fn children_mut(&mut self) -> Vec<&mut usize> {
+        match self {
+            Node::Alias(inner)
+            | Node::Nullable(inner)
+            | Node::NotNull(inner)
+            | Node::List { items: inner, .. }
+            | Node::Dict { values: inner, .. }
+            | Node::Check { inner, .. }
+            | Node::Root { inner, .. }
+            | Node::Count { inner, .. } => vec![inner],
+            Node::Tuple(items) => items.iter_mut().collect(),
+            Node::Tag { choices, .. } | Node::JsonType { choices } => choices.iter_mut().map(|(_, choice)| choice).collect(),
+            Node::Model(model) => model.fields.iter_mut().map(|field| &mut field.node).chain(model.extras.as_mut()).collect(),
+            Node::Any | Node::Str { .. } | Node::Int { .. } | Node::Float { .. } | Node::Bool | Node::Null | Node::Literal(_) => Vec::new(),
+        }
+    }
+}
+
+/// What a model does with an unknown key.
 enum Extra {
     Ignore,
     Forbid,
     Allow,
+    /// Kept where one of the patterns matches it (`patternProperties`), else dropped.
+    Matching(Patterns),
+}
+
+/// The checks run on a value once read, with the Rust runtime's code.
+enum ValueCheck {
+    /// `multipleOf` on numbers, exact on the decimal.
+    MultipleOf(concord_runtime::number::Divisor),
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `"x-typed-id": prefix`.
+    TypedId(String),
 }
 
 struct ModelNode {
@@ -149,113 +183,14 @@ pub struct RecordType {
     keys: std::sync::Mutex<read::Keys>,
 }
 
-fn bound(item: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    item.extract()
-}
-
-fn node(tuple: &Bound<'_, PyTuple>) -> PyResult<Node> {
-    let kind: String = tuple.get_item(0)?.extract()?;
-    let at = |index: usize| tuple.get_item(index);
-    Ok(match kind.as_str() {
-        "alias" => Node::Alias(at(1)?.extract()?),
-        "any" => Node::Any,
-        "str" => Node::Str {
-            min: bound(&at(1)?)?,
-            max: bound(&at(2)?)?,
-            pattern: match at(3)?.extract::<Option<String>>()? {
-                Some(pattern) => Some(Patterns::new(&[pattern]).map_err(PyValueError::new_err)?),
-                None => None,
-            },
-        },
-        "int" => Node::Int { min: at(1)?.extract()?, max: at(2)?.extract()?, multiple: at(3)?.extract()? },
-        "float" => Node::Float { ge: at(1)?.extract()?, le: at(2)?.extract()?, gt: at(3)?.extract()?, lt: at(4)?.extract()? },
-        "bool" => Node::Bool,
-        "none" => Node::Null,
-        "literal" => {
-            let values: Vec<Bound<'_, PyAny>> = at(1)?.extract()?;
-            Node::Literal(values.into_iter().map(|value| Ok((value.extract::<String>()?, value.unbind()))).collect::<PyResult<_>>()?)
-        }
-        "nullable" => Node::Nullable(at(1)?.extract()?),
-        "not_null" => Node::NotNull(at(1)?.extract()?),
-        "list" => Node::List { items: at(1)?.extract()?, min: bound(&at(2)?)?, max: bound(&at(3)?)? },
-        "tuple" => Node::Tuple(at(1)?.extract()?),
-        "count" => Node::Count { min: bound(&at(1)?)?, max: bound(&at(2)?)?, inner: at(3)?.extract()? },
-        "dict" => Node::Dict { values: at(1)?.extract()?, min: bound(&at(2)?)?, max: bound(&at(3)?)? },
-        "after" => Node::After { function: at(1)?.unbind(), inner: at(2)?.extract()? },
-        "tag" => Node::Tag { property: at(1)?.extract()?, choices: at(2)?.extract()? },
-        "json_type" => Node::JsonType { choices: at(2)?.extract()? },
-        "root" => Node::Root { class: at(1)?.extract()?, inner: at(2)?.extract()? },
-        "model" => {
-            let class: Py<PyType> = at(1)?.extract()?;
-            let mut fields = Vec::new();
-            for field in at(2)?.try_iter()? {
-                let field = field?;
-                let field = field.cast::<PyTuple>()?;
-                let name: Bound<'_, PyString> = field.get_item(0)?.extract()?;
-                let has_default: bool = field.get_item(3)?.extract()?;
-                let written: String = field.get_item(5)?.extract()?;
-                let mut key = Vec::with_capacity(written.len() + 3);
-                concord_runtime::profile::write_string_bytes(&mut key, &written);
-                key.push(b':');
-                let key_text: String = field.get_item(1)?.extract()?;
-                let python: String = name.extract()?;
-                fields.push(Field {
-                    renamed: (python != key_text).then_some(python),
-                    name: name.unbind(),
-                    written: key,
-                    key: field.get_item(1)?.extract()?,
-                    node: field.get_item(2)?.extract()?,
-                    default: if has_default { Some(field.get_item(4)?.unbind()) } else { None },
-                });
-            }
-            let extra = match at(3)?.extract::<String>()?.as_str() {
-                "ignore" => Extra::Ignore,
-                "forbid" => Extra::Forbid,
-                "allow" => Extra::Allow,
-                other => return Err(PyValueError::new_err(format!("unknown extra behaviour {other:?}"))),
-            };
-            let version = match at(4)?.extract::<Option<(String, Vec<i64>)>>()? {
-                None => None,
-                Some((key, versions)) => {
-                    let field = fields.iter().position(|field| field.key == key).ok_or_else(|| PyValueError::new_err(format!("no version field {key:?}")))?;
-                    Some((field, versions))
-                }
-            };
-            let extras = at(5)?.extract()?;
-            let index = (fields.len() > 8).then(|| fields.iter().enumerate().map(|(at, field)| (field.key.clone(), at)).collect());
-            Node::Model(Box::new(ModelNode { class, fields, extra, version, extras, index }))
-        }
-        other => return Err(PyValueError::new_err(format!("unknown reader node {other:?}"))),
-    })
-}
-
 #[pymethods]
 impl RecordType {
+    /// The reader and writer of the type `name` of the generated module
+    /// `module`; `load(module)` gives a module's `Plan` and namespace, by its
+    /// name in the package (`concord_runtime._model`).
     #[new]
-    fn new(nodes: Vec<Bound<'_, PyTuple>>, root: usize, writable: bool) -> PyResult<Self> {
-        let nodes: Vec<Node> = nodes.iter().map(node).collect::<PyResult<_>>()?;
-        let reach = |index: usize| if index < nodes.len() { Ok(()) } else { Err(PyValueError::new_err(format!("node {index} out of range"))) };
-        reach(root)?;
-        for each in &nodes {
-            match each {
-                Node::Alias(inner)
-                | Node::Nullable(inner)
-                | Node::NotNull(inner)
-                | Node::List { items: inner, .. }
-                | Node::Dict { values: inner, .. }
-                | Node::After { inner, .. }
-                | Node::Root { inner, .. }
-                | Node::Count { inner, .. } => reach(*inner)?,
-                Node::Tuple(items) => items.iter().try_for_each(|item| reach(*item))?,
-                Node::Tag { choices, .. } | Node::JsonType { choices } => choices.iter().try_for_each(|(_, choice)| reach(*choice))?,
-                Node::Model(model) => {
-                    model.fields.iter().try_for_each(|field| reach(field.node))?;
-                    model.extras.map_or(Ok(()), reach)?;
-                }
-                _ => {}
-            }
-        }
-        Ok(RecordType { nodes, root, writable, keys: Default::default() })
+    fn new(py: Python<'_>, module: &str, name: &str, load: Bound<'_, PyAny>) -> PyResult<Self> {
+        RecordType::from_plan(py, module, name, load)
     }
 
     /// The record read from `data` (checked under the strict profile first:

@@ -7,7 +7,7 @@
 //! well-formed JSON: no duplicate keys, no lone surrogates, safe integers,
 //! finite numbers.
 
-use super::{Extra, Fnv, ModelNode, Node, RecordType};
+use super::{Extra, Fnv, ModelNode, Node, RecordType, ValueCheck};
 use crate::json_error;
 use concord_runtime::strict::{self, Limits};
 use pyo3::exceptions::PyValueError;
@@ -482,9 +482,10 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 }
                 dict.into_any()
             }
-            Node::After { function, inner } => {
+            Node::Check { check, inner } => {
                 let value = self.value(reader, *inner)?;
-                return Ok(function.bind(py).call1((value,))?);
+                check.holds(&value)?;
+                return Ok(value);
             }
             Node::Tag { property, choices } => {
                 let tag = self.tag(property)?.ok_or(Refused)?;
@@ -528,7 +529,7 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
     fn model(&mut self, reader: &RecordType, model: &ModelNode) -> Read<Bound<'py, PyAny>> {
         let py = self.py;
         let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
-        let extra = (model.extra == Extra::Allow).then(|| PyDict::new(py));
+        let extra = matches!(model.extra, Extra::Allow | Extra::Matching(_)).then(|| PyDict::new(py));
         let mut extra_keys: Vec<Bound<'py, PyString>> = Vec::new();
         // Properties usually come in the order the schema lists them.
         let mut next = 0;
@@ -548,6 +549,8 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 return Ok(());
             }
             match &extra {
+                // A key no pattern matches is dropped, as at every default-policy type.
+                Some(_) if matches!(&model.extra, Extra::Matching(patterns) if !patterns.any_match(&key)) => parser.skip(),
                 Some(extra) => {
                     let key = parser.keys.get(py, raw, &key);
                     let value = match model.extras {
@@ -558,7 +561,7 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                     extra_keys.push(key);
                     Ok(())
                 }
-                None if model.extra == Extra::Forbid => Err(Refused),
+                None if matches!(model.extra, Extra::Forbid) => Err(Refused),
                 None => parser.skip(),
             }
         })?;
@@ -644,5 +647,24 @@ fn set<'py>(instance: &Bound<'py, PyAny>, name: &Bound<'py, PyString>, value: &B
         Err(PyErr::fetch(instance.py()))
     } else {
         Ok(())
+    }
+}
+
+impl ValueCheck {
+    /// Whether the value read meets the check, with the Rust runtime's code.
+    fn holds(&self, value: &Bound<'_, PyAny>) -> Read<()> {
+        let holds = match self {
+            ValueCheck::MultipleOf(divisor) => match value.cast::<PyFloat>() {
+                Ok(float) => concord_runtime::number::multiple_of(float.value(), divisor),
+                Err(_) => return Err(Refused),
+            },
+            ValueCheck::UniqueItems => concord_runtime::value::first_duplicate(&crate::json_value::to_values(value)?).is_none(),
+            ValueCheck::TypedId(prefix) => concord_runtime::typed_id::check_typed_id(value.cast::<PyString>().map_err(|_| Refused)?.to_str()?, prefix),
+        };
+        if holds {
+            Ok(())
+        } else {
+            Err(Refused)
+        }
     }
 }

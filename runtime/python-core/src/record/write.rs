@@ -220,7 +220,7 @@ impl Writer {
 
     fn value(&mut self, record_type: &RecordType, index: usize, value: &Bound<'_, PyAny>) -> Written {
         match &record_type.nodes[index] {
-            Node::Alias(inner) | Node::NotNull(inner) | Node::After { inner, .. } | Node::Count { inner, .. } => self.value(record_type, *inner, value),
+            Node::Alias(inner) | Node::NotNull(inner) | Node::Check { inner, .. } | Node::Count { inner, .. } => self.value(record_type, *inner, value),
             Node::Any => self.any(value),
             Node::Str { .. } | Node::Literal(_) => self.string(value),
             Node::Int { .. } => self.integer(value),
@@ -354,7 +354,7 @@ impl Writer {
 fn is_model_of(record_type: &RecordType, mut index: usize, value: &Bound<'_, PyAny>) -> bool {
     loop {
         match &record_type.nodes[index] {
-            Node::Alias(inner) | Node::After { inner, .. } | Node::Count { inner, .. } => index = *inner,
+            Node::Alias(inner) | Node::Check { inner, .. } | Node::Count { inner, .. } => index = *inner,
             Node::Model(model) => return value.get_type().is(model.class.bind(value.py())),
             _ => return false,
         }
