@@ -1,10 +1,10 @@
 //! Lays generated Python out as `ruff format` would, so that the package
 //! passes `ruff format --check` and E501 whatever the names and constraints.
 //!
-//! The emitter builds every expression as one flat line; [`parse`] reads it
-//! back into brackets, keyword arguments and `|` unions (the only structure
-//! generated code has), and the statement functions choose among ruff's
-//! layouts the first that fits:
+//! The emitter builds every expression as a small syntax tree ([`Expr`]:
+//! brackets, keyword arguments and `|` unions, the only structure generated
+//! code has), and the statement functions choose among ruff's layouts the
+//! first that fits:
 //!
 //! - an expression fits on the line, or it breaks at its outermost bracket:
 //!   its items on one indented line, else one item per line with a trailing
@@ -49,103 +49,53 @@ pub enum Expr {
     Union(Vec<Expr>),
 }
 
-/// Reads an expression the emitter wrote on one line.
-pub fn parse(text: &str) -> Expr {
-    let mut parser = Parser { text, at: 0 };
-    let expr = parser.expr();
-    assert_eq!(parser.at, text.len(), "unparsed generated Python: {text}");
-    expr
-}
-
-struct Parser<'a> {
-    text: &'a str,
-    at: usize,
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.at).copied()
-    }
-
-    fn spaces(&mut self) {
-        while self.peek() == Some(b' ') {
-            self.at += 1;
-        }
-    }
-
-    fn expr(&mut self) -> Expr {
-        let mut operands = vec![self.primary()];
-        self.spaces();
-        while self.peek() == Some(b'|') {
-            self.at += 1;
-            self.spaces();
-            operands.push(self.primary());
-            self.spaces();
-        }
-        if operands.len() == 1 {
-            operands.remove(0)
-        } else {
-            Expr::Union(operands)
-        }
-    }
-
-    fn item(&mut self) -> Expr {
-        let start = self.at;
-        let name_end = start + self.text[start..].find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(self.text.len() - start);
-        let text = self.text.as_bytes();
-        if name_end > start && text.get(name_end) == Some(&b'=') && text.get(name_end + 1) != Some(&b'=') {
-            self.at = name_end + 1;
-            return Expr::Keyword(self.text[start..name_end].to_owned(), Box::new(self.expr()));
-        }
-        self.expr()
-    }
-
-    fn primary(&mut self) -> Expr {
-        let start = self.at;
-        let mut expr = None;
-        while let Some(c) = self.peek() {
-            match c {
-                b'"' | b'\'' => self.string(c),
-                b'[' | b'(' => {
-                    let head = self.text[start..self.at].to_owned();
-                    let (open, close) = if c == b'[' { ('[', b']') } else { ('(', b')') };
-                    self.at += 1;
-                    let mut items = Vec::new();
-                    self.spaces();
-                    while self.peek() != Some(close) {
-                        assert!(self.peek().is_some(), "unclosed bracket in generated Python: {}", self.text);
-                        items.push(self.item());
-                        self.spaces();
-                        if self.peek() == Some(b',') {
-                            self.at += 1;
-                            self.spaces();
-                        }
-                    }
-                    self.at += 1;
-                    expr = Some(Expr::Brackets { head, open, items, close: close as char });
-                }
-                b' ' | b',' | b'|' | b']' | b')' => break,
-                _ => self.at += 1,
-            }
-        }
-        match expr {
-            Some(expr) if self.text[start..self.at].ends_with([']', ')']) && !matches!(&expr, Expr::Brackets { items, .. } if items.is_empty()) => expr,
-            _ => Expr::Text(self.text[start..self.at].to_owned()),
-        }
-    }
-
-    fn string(&mut self, quote: u8) {
-        self.at += 1;
-        while let Some(c) = self.peek() {
-            self.at += if c == b'\\' { 2 } else { 1 };
-            if c == quote {
-                return;
-            }
-        }
-    }
-}
-
 impl Expr {
+    /// A name, a number or a literal: what cannot break.
+    pub fn text(text: impl Into<String>) -> Expr {
+        Expr::Text(text.into())
+    }
+
+    /// `head[items]`, a subscript (`list[str]`, `typing.Annotated[...]`).
+    pub fn subscript(head: impl Into<String>, items: Vec<Expr>) -> Expr {
+        Expr::Brackets { head: head.into(), open: '[', items, close: ']' }
+    }
+
+    /// `head(items)`, a call; `head()` without arguments cannot break.
+    pub fn call(head: impl Into<String>, items: Vec<Expr>) -> Expr {
+        let head = head.into();
+        if items.is_empty() {
+            return Expr::Text(format!("{head}()"));
+        }
+        Expr::Brackets { head, open: '(', items, close: ')' }
+    }
+
+    /// `[items]`, a list display.
+    pub fn list(items: Vec<Expr>) -> Expr {
+        Expr::Brackets { head: String::new(), open: '[', items, close: ']' }
+    }
+
+    /// `(items)`, a tuple display: `(item,)` for one item.
+    pub fn tuple(items: Vec<Expr>) -> Expr {
+        Expr::Brackets { head: String::new(), open: '(', items, close: ')' }
+    }
+
+    /// `name=value`, a keyword argument.
+    pub fn keyword(name: &str, value: Expr) -> Expr {
+        Expr::Keyword(name.to_owned(), Box::new(value))
+    }
+
+    /// `a | b | ...`, one union however the operands nest.
+    pub fn union(operands: Vec<Expr>) -> Expr {
+        let mut flat = Vec::with_capacity(operands.len());
+        for operand in operands {
+            match operand {
+                Expr::Union(inner) => flat.extend(inner),
+                operand => flat.push(operand),
+            }
+        }
+        Expr::Union(flat)
+    }
+
     /// The expression on one line.
     pub fn flat(&self) -> String {
         match self {
@@ -353,7 +303,7 @@ fn parenthesized(expr: &Expr, indent: usize) -> String {
 /// with `trail` more characters after it: as it is where it fits, else its
 /// parts in parentheses of their own.
 pub fn string(literal: &str, indent: usize, column: usize, trail: usize) -> String {
-    let laid = lay(&Expr::Text(literal.to_owned()), indent, column, trail);
+    let laid = lay(&Expr::text(literal), indent, column, trail);
     #[cfg(test)]
     laid_out(|| format!("x = {literal}\n"), format!("x = {laid}\n"));
     laid
@@ -422,7 +372,7 @@ pub fn string_lines(literal: &str, indent: usize) -> String {
     if !part.is_empty() {
         parts.push(part);
     }
-    parts.iter().map(|part| super::string_literal(part)).collect::<Vec<_>>().join(&format!("\n{}", pad(indent)))
+    parts.iter().map(|part| super::text::string_literal(part)).collect::<Vec<_>>().join(&format!("\n{}", pad(indent)))
 }
 
 /// A line of a string literal's body with `lead` columns before it and
@@ -555,47 +505,47 @@ fn last_expression(lead: &str, indent: usize, value: &Expr, split_lead: Option<&
 }
 
 /// `target = value`, `target: annotation` or `target: annotation = value`
-/// at `indent`, each expression given on one line; ends with a newline.
-pub fn assignment(indent: usize, target: &str, annotation: Option<&str>, value: Option<&str>) -> String {
+/// at `indent`; ends with a newline.
+pub fn assignment(indent: usize, target: &str, annotation: Option<&Expr>, value: Option<&Expr>) -> String {
     let head = format!("{}{target}", pad(indent));
-    let out = match (annotation.map(parse), value.map(parse)) {
-        (None, Some(value)) => last_expression(&format!("{head} = "), indent, &value, None),
-        (Some(annotation), None) => last_expression(&format!("{head}: "), indent, &annotation, None),
+    let out = match (annotation, value) {
+        (None, Some(value)) => last_expression(&format!("{head} = "), indent, value, None),
+        (Some(annotation), None) => last_expression(&format!("{head}: "), indent, annotation, None),
         (Some(annotation), Some(value)) => {
             let lead = format!("{head}: {} = ", annotation.flat());
             let splittable = matches!(annotation, Expr::Union(_)) || annotation.is_trailer();
             let split = || {
-                let annotation = match &annotation {
-                    Expr::Union(_) => parenthesized(&annotation, indent),
-                    _ => broken(&annotation, indent, width(&head) + 2, 0),
+                let annotation = match annotation {
+                    Expr::Union(_) => parenthesized(annotation, indent),
+                    _ => broken(annotation, indent, width(&head) + 2, 0),
                 };
                 format!("{head}: {annotation} = ")
             };
-            last_expression(&lead, indent, &value, splittable.then_some(&split as &dyn Fn() -> String))
+            last_expression(&lead, indent, value, splittable.then_some(&split as &dyn Fn() -> String))
         }
         (None, None) => unreachable!("an assignment assigns"),
     };
     let flat = || {
-        let annotation = annotation.map(|annotation| format!(": {annotation}")).unwrap_or_default();
-        let value = value.map(|value| format!(" = {value}")).unwrap_or_default();
+        let annotation = annotation.map(|annotation| format!(": {}", annotation.flat())).unwrap_or_default();
+        let value = value.map(|value| format!(" = {}", value.flat())).unwrap_or_default();
         format!("{}{target}{annotation}{value}\n", pad(indent))
     };
     laid_out(flat, out + "\n")
 }
 
 /// `return value`, laid out as ruff formats it; ends with a newline.
-pub fn return_statement(indent: usize, value: &str) -> String {
-    let laid = last_expression(&format!("{}return ", pad(indent)), indent, &parse(value), None) + "\n";
-    laid_out(|| format!("{}return {value}\n", pad(indent)), laid)
+pub fn return_statement(indent: usize, value: &Expr) -> String {
+    let laid = last_expression(&format!("{}return ", pad(indent)), indent, value, None) + "\n";
+    laid_out(|| format!("{}return {}\n", pad(indent), value.flat()), laid)
 }
 
 /// `class name(base):` with one base class; ends with a newline.
-pub fn class_head(name: &str, base: &str) -> String {
-    let one_line = format!("class {name}({base}):");
+pub fn class_head(name: &str, base: &Expr) -> String {
+    let one_line = format!("class {name}({}):", base.flat());
     if width(&one_line) <= LINE_WIDTH {
         return one_line + "\n";
     }
-    laid_out(|| format!("{one_line}\n"), format!("class {name}(\n    {}\n):\n", lay(&parse(base), 4, 4, 0)))
+    laid_out(|| format!("{one_line}\n"), format!("class {name}(\n    {}\n):\n", lay(base, 4, 4, 0)))
 }
 
 /// `from module import name`, given on one line, with the name in
@@ -610,7 +560,7 @@ pub fn import(line: &str) -> String {
 /// `annotation` with each name in `pending` (a class not defined yet where
 /// it stands) as a forward reference: the name quoted, or a whole union
 /// that holds one (a string cannot be an operand of `|`).
-pub fn quote_pending(annotation: &str, pending: &[String]) -> String {
+pub fn quote_pending(annotation: Expr, pending: &[String]) -> Expr {
     fn quote(expr: Expr, pending: &[String]) -> Expr {
         let mentions = |expr: &Expr| {
             let mut found = false;
@@ -618,8 +568,8 @@ pub fn quote_pending(annotation: &str, pending: &[String]) -> String {
             found
         };
         match expr {
-            Expr::Text(text) if pending.contains(&text) => Expr::Text(super::string_literal(&text)),
-            Expr::Union(_) if mentions(&expr) => Expr::Text(super::string_literal(&expr.flat())),
+            Expr::Text(text) if pending.contains(&text) => Expr::Text(super::text::string_literal(&text)),
+            Expr::Union(_) if mentions(&expr) => Expr::Text(super::text::string_literal(&expr.flat())),
             Expr::Keyword(name, value) => Expr::Keyword(name, Box::new(quote(*value, pending))),
             Expr::Brackets { head, open, items, close } => {
                 Expr::Brackets { head, open, items: items.into_iter().map(|item| quote(item, pending)).collect(), close }
@@ -628,45 +578,9 @@ pub fn quote_pending(annotation: &str, pending: &[String]) -> String {
         }
     }
     if pending.is_empty() {
-        return annotation.to_owned();
+        return annotation;
     }
-    quote(parse(annotation), pending).flat()
-}
-
-/// Whether `code` names the module `name` (`name.` outside any string
-/// literal or comment), so that importing it is not an unused import.
-pub fn uses_module(code: &str, name: &str) -> bool {
-    let bytes = code.as_bytes();
-    let mut at = 0;
-    let mut previous = b' ';
-    while at < bytes.len() {
-        match bytes[at] {
-            quote @ (b'"' | b'\'') => {
-                // Docstrings read as strings too: every quote inside one is escaped.
-                at += 1;
-                while at < bytes.len() && bytes[at] != quote {
-                    at += if bytes[at] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'#' => {
-                while at < bytes.len() && bytes[at] != b'\n' {
-                    at += 1;
-                }
-            }
-            c => {
-                let boundary = !(previous.is_ascii_alphanumeric() || previous == b'_' || previous == b'.');
-                if boundary && code[at..].starts_with(name) && bytes.get(at + name.len()) == Some(&b'.') {
-                    return true;
-                }
-                previous = c;
-                at += 1;
-                continue;
-            }
-        }
-        previous = b'"';
-        at += 1;
-    }
-    false
+    quote(annotation, pending)
 }
 
 /// Marks the lines no layout can bring within [`LINE_WIDTH`] (an identifier
