@@ -157,28 +157,6 @@ impl Keyword {
 use Arity::{Many, Named, One};
 use Family::{Arrays, Numbers, Objects, Strings};
 
-/// Keywords whose value is one subschema (`items` is also an array of
-/// them, before 2020-12; `dependencies` maps names to a subschema or a
-/// list of names).
-pub const ONE: &[&str] = &[
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-/// Keywords whose value is an array of subschemas.
-pub const MANY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Keywords whose value maps names to subschemas.
-pub const NAMED: &[&str] = &["properties", "patternProperties", "dependentSchemas", "dependencies", "$defs", "definitions"];
-
 pub const GROWTH_POINT: &str = "x-growth-point";
 pub const OPEN_ENUM: &str = "x-open-enum";
 pub const TYPED_ID: &str = "x-typed-id";
@@ -353,31 +331,11 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("nullable", "openapi-3.0", &[(D4, Refused("OpenAPI 3.0's keyword, which no JSON Schema validator reads, so the `null` its author meant to allow would be refused: use `\"type\": [X, \"null\"]` (a document that is not yours: keep a corrected copy in the registry, docs/dialects.md)"))]),
 ];
 
-/// Keywords no generated type expresses: the records of a document that
-/// holds any of them where its dialect has them (enforced or bound) are also
-/// checked by the assertion engine (the `jsonschema` crate, in both
-/// languages), against the pinned schema.
-pub const ENGINE: &[&str] = &[
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "minContains",
-    "maxContains",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "propertyNames",
-    "patternProperties",
-    "unevaluatedItems",
-    "prefixItems",
-    "$dynamicAnchor",
-    "$recursiveAnchor",
-];
-
 /// Keywords other tools write as documentation, outside any vocabulary.
 /// They are annotations even though they look like misspellings of ours.
+/// Not rows, as no dialect or specification defines them: a row is a
+/// keyword to [`lookup`], and a registry could then not declare them
+/// annotations, nor a type reached by `#/$defs/example` be named after them.
 const KNOWN_ANNOTATIONS: &[&str] = &["example", "markdownDescription", "deprecationMessage", "errorMessage", "enumDescriptions", "markdownEnumDescriptions"];
 
 /// The first dialect after `dialect` where `name` is a keyword that asserts
@@ -389,6 +347,16 @@ pub fn asserting_after(name: &str, dialect: Dialect) -> Option<Dialect> {
 
 pub fn lookup(name: &str) -> Option<&'static Keyword> {
     KEYWORDS.iter().find(|keyword| keyword.name == name)
+}
+
+/// How many subschemas the value of `name` holds: none, for what is no keyword.
+pub fn arity(name: &str) -> Arity {
+    lookup(name).map_or(Arity::Zero, |keyword| keyword.arity)
+}
+
+/// The keywords `fact` holds for, in table order.
+pub fn having(fact: impl Fn(&Keyword) -> bool) -> impl Iterator<Item = &'static str> {
+    KEYWORDS.iter().filter(move |keyword| fact(keyword)).map(|keyword| keyword.name)
 }
 
 /// What a key of a schema object is in `dialect`: its row's role there, or
@@ -575,125 +543,6 @@ mod tests {
         assert!(matches!(role("$id", Dialect::Draft4), Refused(_)));
         assert!(matches!(role("contentEncoding", Dialect::Draft7), Annotation(_)));
         assert!(matches!(role("$recursiveRef", Dialect::Draft201909), Enforced(_)));
-    }
-
-    /// Temporary: each fact of the rows holds what the hand-kept list it replaces held.
-    #[test]
-    fn the_facts_hold_what_the_hand_kept_lists_held() {
-        use std::collections::BTreeSet;
-        let listed = |names: &[&'static str]| names.iter().copied().collect::<BTreeSet<_>>();
-        let having = |fact: &dyn Fn(&Keyword) -> bool| KEYWORDS.iter().filter(|k| fact(k)).map(|k| k.name).collect::<BTreeSet<_>>();
-        assert_eq!(having(&|k| k.arity == One), listed(ONE));
-        assert_eq!(having(&|k| k.arity == Many), listed(MANY));
-        assert_eq!(having(&|k| k.arity == Named), listed(NAMED));
-        assert_eq!(having(&|k| k.engine_only), listed(ENGINE));
-        // compose.rs's ASSERTIONS and LOOSENED
-        let assertions = [
-            "required",
-            "not",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "propertyNames",
-            "if",
-            "then",
-            "else",
-            "minLength",
-            "maxLength",
-            "pattern",
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "contains",
-            "minContains",
-            "maxContains",
-        ];
-        assert_eq!(having(&|k| k.asserts_only), listed(&assertions));
-        let loosened = [
-            "additionalProperties",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-            "not",
-            "if",
-            "then",
-            "else",
-            "contains",
-            "minContains",
-            "maxContains",
-            "dependentRequired",
-            "dependentSchemas",
-            "propertyNames",
-            "patternProperties",
-            "prefixItems",
-            "minLength",
-            "maxLength",
-            "pattern",
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "minProperties",
-            "maxProperties",
-            "enum",
-            "const",
-        ];
-        assert_eq!(having(&|k| k.loosenable), listed(&loosened));
-        // scalar.rs's FAMILIES
-        let families: [(Family, &[&str], &[&'static str]); 4] = [
-            (Strings, &["string"], &["minLength", "maxLength", "pattern"]),
-            (Numbers, &["integer", "number"], &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
-            (
-                Arrays,
-                &["array"],
-                &[
-                    "items",
-                    "prefixItems",
-                    "additionalItems",
-                    "contains",
-                    "minContains",
-                    "maxContains",
-                    "minItems",
-                    "maxItems",
-                    "uniqueItems",
-                    "unevaluatedItems",
-                ],
-            ),
-            (
-                Objects,
-                &["object"],
-                &[
-                    "properties",
-                    "required",
-                    "additionalProperties",
-                    "unevaluatedProperties",
-                    "patternProperties",
-                    "propertyNames",
-                    "minProperties",
-                    "maxProperties",
-                    "dependentRequired",
-                    "dependentSchemas",
-                    GROWTH_POINT,
-                ],
-            ),
-        ];
-        for (family, types, names) in families {
-            assert_eq!(family.types(), types);
-            assert_eq!(having(&|k| k.family == family), listed(names), "{family:?}");
-        }
-        // schema/mod.rs's MEMBER_KEYWORDS and TYPES
-        let members =
-            ["properties", "patternProperties", "dependentSchemas", "dependentRequired", "required", "enum", "oneOf", "anyOf", "allOf", "prefixItems", "type"];
-        assert_eq!(having(&|k| k.members_bounded), listed(&members));
-        assert_eq!(JSON_TYPES, ["object", "array", "string", "integer", "number", "boolean", "null"]);
     }
 
     #[test]
