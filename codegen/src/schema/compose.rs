@@ -118,7 +118,7 @@ impl Reader {
     pub(super) fn implied_types(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         // An integer and a fraction are told apart by how they are written
         // (`7` and `7.0`), so each is written back as it was read.
-        self.by_types(doc, schema, hint, IMPLIED_TYPES, false)
+        self.by_types(doc, schema, hint, super::keywords::JSON_TYPES, false)
     }
 
     /// A union of a branch per type: the schema's keywords not read yet,
@@ -145,9 +145,6 @@ impl Reader {
         Some(union_of(shapes, exclusive))
     }
 }
-
-/// Every JSON type, for a schema without `type`.
-const IMPLIED_TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
 
 /// A union of `shapes`, or the nullable form of the one branch beside `null`.
 fn union_of(mut shapes: Vec<Shape>, exclusive: bool) -> Read {

@@ -24,7 +24,7 @@ use crate::model::{EnumValue, Model, Module, Origin, Pinning, Shape, Struct, Typ
 use crate::naming::words;
 use crate::registry::{Registry, SchemaFile};
 use concord_runtime::strict::JsonError;
-use keywords::{Arity, Role};
+use keywords::{Arity, Role, JSON_TYPES};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -301,15 +301,12 @@ fn refused(name: &str, dialect: Dialect, why: &str) -> String {
     }
 }
 
-/// The JSON types `type` names.
-const TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
-
 /// What is wrong with a `type` that names no JSON type, with the one it
 /// looks like a misspelling of.
 fn unknown_type(name: &Value) -> String {
-    match name.as_str().and_then(|name| keywords::nearest(name, TYPES)) {
-        Some(meant) => format!("unknown type {name}: did you mean \"{meant}\"? (one of {TYPES:?})"),
-        None => format!("unknown type {name}: expected one of {TYPES:?}"),
+    match name.as_str().and_then(|name| keywords::nearest(name, JSON_TYPES)) {
+        Some(meant) => format!("unknown type {name}: did you mean \"{meant}\"? (one of {JSON_TYPES:?})"),
+        None => format!("unknown type {name}: expected one of {JSON_TYPES:?}"),
     }
 }
 
@@ -939,7 +936,7 @@ impl Reader {
     /// `type`: one name, or a name and "null". `None` when there is none.
     fn declared_type(&mut self, file: &Path, schema: &Keywords) -> Option<(Option<String>, bool)> {
         let at = schema.at("type");
-        let known = |name: &str| TYPES.contains(&name);
+        let known = |name: &str| JSON_TYPES.contains(&name);
         match schema.take("type") {
             None => Some((None, false)),
             Some(Value::String(name)) if known(name) => Some((Some(name.clone()), false)),
