@@ -1,10 +1,12 @@
 //! The keyword table: every keyword of the dialects concord reads
 //! (draft-04, draft-06, draft-07, 2019-09, 2020-12), the keywords other
 //! specifications carry into schemas, and concord's own `x-` annotations,
-//! each with what concord does with it in each dialect. The reader consults
-//! it for every key of every schema object, in the document's dialect, and
-//! `docs/schema-subset.md` holds its rendering (a test keeps the two equal),
-//! so a keyword can be neither forgotten nor silently dropped.
+//! each with what concord does with it in each dialect, and the facts the
+//! reader, the engine's walk and `concord upgrade` go by (its subschemas, the
+//! types it applies to, whether only the engine checks it, ...). The reader
+//! consults it for every key of every schema object, in the document's
+//! dialect, and `docs/schema-subset.md` holds its rendering (a test keeps the
+//! two equal), so a keyword can be neither forgotten nor silently dropped.
 //!
 //! A keyword a dialect does not have is what that dialect makes of it: an
 //! annotation its validators ignore. Where its author plainly meant a rule
@@ -447,19 +449,42 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The table as Markdown, as `docs/schema-subset.md` holds it: a column
-/// per dialect, and what the keyword does in each span of them.
+/// per dialect, one per fact, and what the keyword does in each span of
+/// the dialects.
 pub fn markdown() -> String {
+    const FACTS: [&str; 6] = ["subschemas", "applies to", "engine only", "asserts only", "loosenable", "bounded members"];
     let mut out = String::from("| keyword | vocabulary |");
     for dialect in ALL {
         out.push_str(&format!(" {dialect} |"));
     }
+    for fact in FACTS {
+        out.push_str(&format!(" {fact} |"));
+    }
     out.push_str(" how |\n|---|---|");
-    out.push_str(&"---|".repeat(ALL.len()));
+    out.push_str(&"---|".repeat(ALL.len() + FACTS.len()));
     out.push_str("---|\n");
+    let yes = |fact: bool| if fact { "yes" } else { "" };
     for keyword in KEYWORDS {
         out.push_str(&format!("| `{}` | {} |", keyword.name, keyword.vocabulary));
         for dialect in ALL {
             out.push_str(&format!(" {} |", role_word(keyword.role(dialect))));
+        }
+        let subschemas = match keyword.arity {
+            Arity::Zero => "",
+            One => "one",
+            Many => "many",
+            Named => "named",
+        };
+        let applies_to = match keyword.family {
+            Family::Any => "any",
+            Strings => "strings",
+            Numbers => "numbers",
+            Arrays => "arrays",
+            Objects => "objects",
+        };
+        let facts = [subschemas, applies_to, yes(keyword.engine_only), yes(keyword.asserts_only), yes(keyword.loosenable), yes(keyword.members_bounded)];
+        for fact in facts {
+            out.push_str(&format!(" {fact} |"));
         }
         let hows: Vec<String> = keyword
             .spans
