@@ -769,7 +769,7 @@ impl Reader {
         // too), but for concord's own, which would be lost unseen.
         if schema.has("$ref") && dialect.ref_overrides_siblings() {
             for sibling in object.keys().filter(|k| *k != "$ref") {
-                if keywords::lookup(sibling).is_some_and(|k| k.vocabulary == "concord") {
+                if keywords::lookup(sibling).is_some_and(|k| k.vocabulary == keywords::CONCORD) {
                     self.errors.push(
                         file,
                         schema.at(sibling),

@@ -163,6 +163,8 @@ pub const GROWTH_POINT: &str = "x-growth-point";
 pub const OPEN_ENUM: &str = "x-open-enum";
 pub const TYPED_ID: &str = "x-typed-id";
 pub const VERSION_FIELD: &str = "x-version-field";
+/// The vocabulary of concord's own keywords, the four above.
+pub const CONCORD: &str = "concord";
 
 /// What the engine does for a keyword no type expresses.
 const BY_ENGINE: &str = "by the assertion engine: the record's JSON is checked against the pinned schema, in both languages";
@@ -325,10 +327,10 @@ pub const KEYWORDS: &[Keyword] = &[
     keyword("writeOnly", "meta-data", &[(D4, Annotation("ignored"))]),
     keyword("examples", "meta-data", &[(D4, Annotation("ignored"))]),
     // concord
-    keyword(GROWTH_POINT, "concord", &[(D4, Bound("`true`: unknown keys are kept verbatim and written back (docs/unknown-keys.md)"))]).applies_to(Objects),
-    keyword(OPEN_ENUM, "concord", &[(D4, Bound("`true` beside a string `enum`: any other string is kept and written back unchanged (`Unrecognized(String)` in Rust, `OpenEnum[Literal[...]]`, a `str`, in Python; docs/extensions.md)"))]),
-    keyword(TYPED_ID, "concord", &[(D4, Bound("a prefix (`[a-z][a-z0-9]*` words joined by `_`) on a string: only `<prefix>_<lowercase UUIDv7>` is read (a newtype in Rust, a checked `str` in Python; docs/extensions.md)"))]),
-    keyword(VERSION_FIELD, "concord", &[(D4, Bound("the property (required, an integer `enum` or `const`) that holds an envelope's version: any other version is refused before anything else, as `unsupported-version` (docs/extensions.md)"))]),
+    keyword(GROWTH_POINT, CONCORD, &[(D4, Bound("`true`: unknown keys are kept verbatim and written back (docs/unknown-keys.md)"))]).applies_to(Objects),
+    keyword(OPEN_ENUM, CONCORD, &[(D4, Bound("`true` beside a string `enum`: any other string is kept and written back unchanged (`Unrecognized(String)` in Rust, `OpenEnum[Literal[...]]`, a `str`, in Python; docs/extensions.md)"))]),
+    keyword(TYPED_ID, CONCORD, &[(D4, Bound("a prefix (`[a-z][a-z0-9]*` words joined by `_`) on a string: only `<prefix>_<lowercase UUIDv7>` is read (a newtype in Rust, a checked `str` in Python; docs/extensions.md)"))]),
+    keyword(VERSION_FIELD, CONCORD, &[(D4, Bound("the property (required, an integer `enum` or `const`) that holds an envelope's version: any other version is refused before anything else, as `unsupported-version` (docs/extensions.md)"))]),
     // other specifications
     keyword("nullable", "openapi-3.0", &[(D4, Refused("OpenAPI 3.0's keyword, which no JSON Schema validator reads, so the `null` its author meant to allow would be refused: use `\"type\": [X, \"null\"]` (a document that is not yours: keep a corrected copy in the registry, docs/dialects.md)"))]),
 ];
@@ -376,7 +378,7 @@ pub fn unknown(name: &str) -> Role {
     }
     if let Some(word) = name.strip_prefix("x-") {
         let first = word.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
-        let mut ours = KEYWORDS.iter().filter(|keyword| keyword.vocabulary == "concord");
+        let mut ours = KEYWORDS.iter().filter(|keyword| keyword.vocabulary == CONCORD);
         let like_ours = ["growth", "open", "typed", "version", "concord"].contains(&first.as_str())
             || (name.len() <= 32 && ours.any(|keyword| edit_distance(keyword.name, &name.to_ascii_lowercase()) <= 3));
         return if like_ours {
