@@ -22,7 +22,7 @@ pub(super) fn asserts_only(object: &Map<String, Value>, dialect: super::Dialect)
     let branch_asserts = |branch: &Value| match branch {
         Value::Bool(_) => true,
         Value::Object(branch) => branch.iter().all(|(keyword, value)| {
-            super::keywords::lookup(keyword).is_some_and(|keyword| keyword.asserts_only)
+            super::keywords::lookup(keyword).is_some_and(|row| row.asserts_only)
                 || (keyword == "properties" && narrows(value))
                 || (keyword == "type" && Some(value) == own_type)
                 || (matches!(keyword.as_str(), "allOf" | "anyOf" | "oneOf") && value.as_array().is_some_and(|_| asserts_only(branch, dialect)))
@@ -539,7 +539,7 @@ fn merge(parts: Vec<Map<String, Value>>) -> Merged {
                     *existing = value;
                 }
                 _ if *existing == value => {}
-                k if super::keywords::lookup(k).is_some_and(|k| k.loosenable) => loosened.push(keyword),
+                k if super::keywords::lookup(k).is_some_and(|row| row.loosenable) => loosened.push(keyword),
                 _ => return Merged::Any,
             }
         }
