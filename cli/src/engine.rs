@@ -12,7 +12,7 @@
 use concord_codegen::error::{pointer_push, shown, Errors};
 use concord_codegen::model::Model;
 use concord_codegen::uri::resolve_uri;
-use concord_codegen::vocabulary::keywords::{MANY, NAMED, ONE};
+use concord_codegen::vocabulary::keywords::{self, Arity};
 use concord_runtime::pinned::Source;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -189,12 +189,11 @@ fn children(schema: &Value, pointer: &str) -> Vec<String> {
     let Value::Object(object) = schema else { return out };
     for (keyword, value) in object {
         let at = pointer_push(pointer, keyword);
-        if ONE.contains(&keyword.as_str()) {
-            out.push(at);
-        } else if MANY.contains(&keyword.as_str()) {
-            out.extend((0..value.as_array().map_or(0, Vec::len)).map(|index| format!("{at}/{index}")));
-        } else if NAMED.contains(&keyword.as_str()) {
-            out.extend(value.as_object().into_iter().flatten().map(|(name, _)| pointer_push(&at, name)));
+        match keywords::arity(keyword) {
+            Arity::One => out.push(at),
+            Arity::Many => out.extend((0..value.as_array().map_or(0, Vec::len)).map(|index| format!("{at}/{index}"))),
+            Arity::Named => out.extend(value.as_object().into_iter().flatten().map(|(name, _)| pointer_push(&at, name))),
+            Arity::Zero => {}
         }
     }
     out

@@ -18,7 +18,7 @@
 use concord_codegen::error::{pointer_push, shown, Diagnostic, Errors};
 use concord_codegen::schema::percent_decode;
 use concord_codegen::uri::resolve_uri;
-use concord_codegen::vocabulary::keywords::{self, Role, MANY, NAMED, ONE};
+use concord_codegen::vocabulary::keywords::{self, Arity, Role};
 use concord_codegen::vocabulary::{dialect, Dialect};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -679,18 +679,19 @@ impl Walk {
     /// A keyword's value with its subschemas upgraded.
     #[allow(clippy::too_many_arguments)]
     fn children(&mut self, key: &str, value: &Value, old: &str, new: &str, base: &str, resource: usize, depth: usize) -> Value {
-        if ONE.contains(&key) {
+        let arity = keywords::arity(key);
+        if arity == Arity::One {
             return self.schema(value, old, new, base, resource, depth + 1);
         }
         match value {
-            Value::Array(items) if MANY.contains(&key) => Value::Array(
+            Value::Array(items) if arity == Arity::Many => Value::Array(
                 items
                     .iter()
                     .enumerate()
                     .map(|(index, item)| self.schema(item, &format!("{old}/{index}"), &format!("{new}/{index}"), base, resource, depth + 1))
                     .collect(),
             ),
-            Value::Object(members) if NAMED.contains(&key) => Value::Object(
+            Value::Object(members) if arity == Arity::Named => Value::Object(
                 members
                     .iter()
                     .map(|(name, item)| (name.clone(), self.schema(item, &pointer_push(old, name), &pointer_push(new, name), base, resource, depth + 1)))

@@ -7,34 +7,6 @@ use crate::model::Shape;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
-/// Keywords that only assert something of the value they stand beside
-/// (besides annotations): branches made of them add checks, not shapes.
-const ASSERTIONS: &[&str] = &[
-    "required",
-    "not",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-];
-
 /// Whether every branch of a schema's `oneOf`/`anyOf` only asserts things
 /// of the value (`anyOf: [{"required": ["paths"]}, {"required":
 /// ["components"]}]`, a `type` the schema has already): the value is then of
@@ -50,7 +22,7 @@ pub(super) fn asserts_only(object: &Map<String, Value>, dialect: super::Dialect)
     let branch_asserts = |branch: &Value| match branch {
         Value::Bool(_) => true,
         Value::Object(branch) => branch.iter().all(|(keyword, value)| {
-            ASSERTIONS.contains(&keyword.as_str())
+            super::keywords::lookup(keyword).is_some_and(|row| row.asserts_only)
                 || (keyword == "properties" && narrows(value))
                 || (keyword == "type" && Some(value) == own_type)
                 || (matches!(keyword.as_str(), "allOf" | "anyOf" | "oneOf") && value.as_array().is_some_and(|_| asserts_only(branch, dialect)))
@@ -146,7 +118,7 @@ impl Reader {
     pub(super) fn implied_types(&mut self, doc: &mut Document, schema: &Keywords, hint: &str) -> Option<Read> {
         // An integer and a fraction are told apart by how they are written
         // (`7` and `7.0`), so each is written back as it was read.
-        self.by_types(doc, schema, hint, IMPLIED_TYPES, false)
+        self.by_types(doc, schema, hint, super::keywords::JSON_TYPES, false)
     }
 
     /// A union of a branch per type: the schema's keywords not read yet,
@@ -173,9 +145,6 @@ impl Reader {
         Some(union_of(shapes, exclusive))
     }
 }
-
-/// Every JSON type, for a schema without `type`.
-const IMPLIED_TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
 
 /// A union of `shapes`, or the nullable form of the one branch beside `null`.
 fn union_of(mut shapes: Vec<Shape>, exclusive: bool) -> Read {
@@ -514,41 +483,6 @@ enum Merged {
     Any,
 }
 
-/// Keywords a merged type may leave to the engine when parts disagree on
-/// them: the type stays looser than the schema, never stricter.
-const LOOSENED: &[&str] = &[
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "minContains",
-    "maxContains",
-    "dependentRequired",
-    "dependentSchemas",
-    "propertyNames",
-    "patternProperties",
-    "prefixItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "enum",
-    "const",
-];
-
 fn merge(parts: Vec<Map<String, Value>>) -> Merged {
     let declared: Vec<HashSet<String>> =
         parts.iter().map(|part| part.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default()).collect();
@@ -605,7 +539,7 @@ fn merge(parts: Vec<Map<String, Value>>) -> Merged {
                     *existing = value;
                 }
                 _ if *existing == value => {}
-                k if LOOSENED.contains(&k) => loosened.push(keyword),
+                k if super::keywords::lookup(k).is_some_and(|row| row.loosenable) => loosened.push(keyword),
                 _ => return Merged::Any,
             }
         }

@@ -4,7 +4,7 @@
 //! engine can build them (their `$ref`s, which it never fetches) the
 //! `concord` command checks before it pins or generates (docs/crates.md).
 
-use super::keywords::{Role, MANY, NAMED, ONE};
+use super::keywords::{self, Arity, Role};
 use super::reference::Resolved;
 use super::{Document, Reader};
 use crate::error::pointer_push;
@@ -83,7 +83,8 @@ impl Reader {
     fn engine_value(&mut self, doc: &Document, keyword: &str, value: &Value, at: &str, resource: &str, depth: usize) {
         // Before 2020-12, an array of `items` is a tuple's schemas; a
         // `dependencies` entry is a schema or a list of names.
-        let many = MANY.contains(&keyword) || (keyword == "items" && value.is_array() && doc.dialect.items_array_is_tuple());
+        let arity = keywords::arity(keyword);
+        let many = arity == Arity::Many || (keyword == "items" && value.is_array() && doc.dialect.items_array_is_tuple());
         if keyword == "dependencies" {
             let Some(items) = value.as_object() else {
                 return self.errors.push(doc.file, at, "`dependencies` must be an object of schemas and lists of property names");
@@ -98,9 +99,9 @@ impl Reader {
             for (index, item) in items.iter().enumerate() {
                 self.engine_subschema(doc, item, &format!("{at}/{index}"), resource, depth);
             }
-        } else if ONE.contains(&keyword) {
+        } else if arity == Arity::One {
             self.engine_subschema(doc, value, at, resource, depth);
-        } else if NAMED.contains(&keyword) {
+        } else if arity == Arity::Named {
             let Some(items) = value.as_object() else {
                 return self.errors.push(doc.file, at, format!("`{keyword}` must be an object of schemas"));
             };

@@ -19,8 +19,6 @@ pub struct Pending {
     pub exclusive: bool,
 }
 
-const JSON_TYPES: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
-
 pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool], names: &mut [words::Numbering<String>]) {
     for (id, pending) in unions {
         let decided = tag(model, &pending.branches)
@@ -240,6 +238,6 @@ fn by_type(model: &Model, branches: &[Shape], exclusive: bool) -> Option<Vec<Str
         }
         keys.push(key);
     }
-    debug_assert!(keys.iter().all(|key| JSON_TYPES.contains(key)));
+    debug_assert!(keys.iter().all(|key| crate::vocabulary::keywords::JSON_TYPES.contains(key)));
     Some(keys.into_iter().map(str::to_owned).collect())
 }

@@ -24,7 +24,7 @@ use crate::model::{EnumValue, Model, Module, Origin, Pinning, Shape, Struct, Typ
 use crate::naming::words;
 use crate::registry::{Registry, SchemaFile};
 use concord_runtime::strict::JsonError;
-use keywords::Role;
+use keywords::{Arity, Role, JSON_TYPES};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -259,17 +259,13 @@ struct Merging {
     named: Option<TypeId>,
 }
 
-/// The most entries one keyword of a schema read into types may hold
-/// (`properties`, `enum`, `oneOf`, `required`, ...): 10,000, twelve times
-/// the largest of the corpus (811 enum values). One struct or enum of
-/// 100,000 members took 4.4 s and 1.2 GB to generate, and would take far
-/// more to compile (docs/limits.md).
+/// The most entries one keyword of a schema read into types may hold (the
+/// table's keywords with bounded members: `properties`, `enum`, `oneOf`,
+/// `required`, ...; `$defs` become types of their own, which [`MAX_TYPES`]
+/// bounds): 10,000, twelve times the largest of the corpus (811 enum
+/// values). One struct or enum of 100,000 members took 4.4 s and 1.2 GB to
+/// generate, and would take far more to compile (docs/limits.md).
 pub const MAX_MEMBERS: usize = 10_000;
-/// The keywords [`MAX_MEMBERS`] bounds: those whose members become the
-/// fields, variants or branches of one type. (`$defs` become types of their
-/// own, which [`MAX_TYPES`] bounds.)
-const MEMBER_KEYWORDS: &[&str] =
-    &["properties", "patternProperties", "dependentSchemas", "dependentRequired", "required", "enum", "oneOf", "anyOf", "allOf", "prefixItems", "type"];
 /// The most named types (structs, enums, unions, aliases) one registry may
 /// make: 50,000, a hundred times SPDX's 449 definitions. Writing them out
 /// takes about 20 s and 400 MB (docs/limits.md).
@@ -305,15 +301,12 @@ fn refused(name: &str, dialect: Dialect, why: &str) -> String {
     }
 }
 
-/// The JSON types `type` names.
-const TYPES: &[&str] = &["object", "array", "string", "integer", "number", "boolean", "null"];
-
 /// What is wrong with a `type` that names no JSON type, with the one it
 /// looks like a misspelling of.
 fn unknown_type(name: &Value) -> String {
-    match name.as_str().and_then(|name| keywords::nearest(name, TYPES)) {
-        Some(meant) => format!("unknown type {name}: did you mean \"{meant}\"? (one of {TYPES:?})"),
-        None => format!("unknown type {name}: expected one of {TYPES:?}"),
+    match name.as_str().and_then(|name| keywords::nearest(name, JSON_TYPES)) {
+        Some(meant) => format!("unknown type {name}: did you mean \"{meant}\"? (one of {JSON_TYPES:?})"),
+        None => format!("unknown type {name}: expected one of {JSON_TYPES:?}"),
     }
 }
 
@@ -776,7 +769,7 @@ impl Reader {
         // too), but for concord's own, which would be lost unseen.
         if schema.has("$ref") && dialect.ref_overrides_siblings() {
             for sibling in object.keys().filter(|k| *k != "$ref") {
-                if keywords::lookup(sibling).is_some_and(|k| k.vocabulary == "concord") {
+                if keywords::lookup(sibling).is_some_and(|k| k.vocabulary == keywords::CONCORD) {
                     self.errors.push(
                         file,
                         schema.at(sibling),
@@ -840,7 +833,7 @@ impl Reader {
             self.misplaced_extensions(doc.file, schema, None)?;
             return self.implied_types(doc, schema, hint);
         }
-        for &keyword in keywords::ENGINE {
+        for keyword in keywords::having(|keyword| keyword.engine_only) {
             // An array's `prefixItems` may make a tuple: `array` decides.
             if keyword == "prefixItems" && base.as_deref() == Some("array") {
                 continue;
@@ -922,8 +915,8 @@ impl Reader {
     /// entries (reported): then it is not read at all.
     fn too_many_members(&mut self, file: &Path, pointer: &str, object: &Map<String, Value>) -> bool {
         let mut too_many = false;
-        for keyword in MEMBER_KEYWORDS {
-            let count = match object.get(*keyword) {
+        for keyword in keywords::having(|keyword| keyword.members_bounded) {
+            let count = match object.get(keyword) {
                 Some(Value::Object(members)) => members.len(),
                 Some(Value::Array(members)) => members.len(),
                 _ => continue,
@@ -943,7 +936,7 @@ impl Reader {
     /// `type`: one name, or a name and "null". `None` when there is none.
     fn declared_type(&mut self, file: &Path, schema: &Keywords) -> Option<(Option<String>, bool)> {
         let at = schema.at("type");
-        let known = |name: &str| TYPES.contains(&name);
+        let known = |name: &str| JSON_TYPES.contains(&name);
         match schema.take("type") {
             None => Some((None, false)),
             Some(Value::String(name)) if known(name) => Some((Some(name.clone()), false)),
@@ -998,13 +991,11 @@ fn first_keyword(document: &Value, keyword: &str) -> Option<String> {
         }
         for (key, value) in object {
             let at = pointer_push(&pointer, key);
-            let k = key.as_str();
-            if keywords::ONE.contains(&k) {
-                stack.push((value, at));
-            } else if keywords::MANY.contains(&k) || k == "items" {
-                stack.extend(value.as_array().into_iter().flatten().enumerate().map(|(index, item)| (item, format!("{at}/{index}"))));
-            } else if keywords::NAMED.contains(&k) {
-                stack.extend(value.as_object().into_iter().flatten().map(|(name, item)| (item, pointer_push(&at, name))));
+            match keywords::arity(key) {
+                Arity::One => stack.push((value, at)),
+                Arity::Many => stack.extend(value.as_array().into_iter().flatten().enumerate().map(|(index, item)| (item, format!("{at}/{index}")))),
+                Arity::Named => stack.extend(value.as_object().into_iter().flatten().map(|(name, item)| (item, pointer_push(&at, name)))),
+                Arity::Zero => {}
             }
         }
     }

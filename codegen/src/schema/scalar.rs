@@ -1,40 +1,19 @@
 //! Strings, integers and numbers, with their assertions; and the rule for
 //! keywords of a type the schema does not have.
 
+use super::keywords::{self, Family};
 use super::{Keywords, Read, Reader, TYPED_ID};
 use crate::model::{Check, Shape, TypeKind};
 use serde_json::Value;
 use std::path::Path;
 
-/// The keywords that apply to one JSON type only, by the types they apply to.
-const FAMILIES: &[(&[&str], &[&str])] = &[
-    (&["string"], &["minLength", "maxLength", "pattern"]),
-    (&["integer", "number"], &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
-    (
-        &["array"],
-        &["items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems"],
-    ),
-    (
-        &["object"],
-        &[
-            "properties",
-            "required",
-            "additionalProperties",
-            "unevaluatedProperties",
-            "patternProperties",
-            "propertyNames",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            super::GROWTH_POINT,
-        ],
-    ),
-];
+/// The families of keywords that apply to some JSON types only, in the
+/// order [`Reader::misplaced`] reads them.
+const FAMILIES: [Family; 4] = [Family::Strings, Family::Numbers, Family::Arrays, Family::Objects];
 
 /// Whether a keyword not read yet applies to values of some JSON types only.
 pub(super) fn applies_to_some_types(schema: &Keywords) -> bool {
-    FAMILIES.iter().flat_map(|(_, family)| family.iter()).any(|keyword| schema.has(keyword) && !schema.is_taken(keyword))
+    keywords::having(|keyword| keyword.family != Family::Any).any(|keyword| schema.has(keyword) && !schema.is_taken(keyword))
 }
 
 /// The largest integer both languages hold exactly: the strict profile's bound.
@@ -47,12 +26,12 @@ impl Reader {
     /// (the binding is any JSON value). Whether the engine is needed.
     pub(super) fn misplaced(&mut self, doc: &super::Document, schema: &Keywords, base: Option<&str>) -> bool {
         let mut engine = false;
-        for (types, family) in FAMILIES {
-            if base.is_some_and(|base| types.contains(&base)) {
+        for family in FAMILIES {
+            if base.is_some_and(|base| family.types().contains(&base)) {
                 continue;
             }
             // A keyword read already (the engine's keywords are, before this) is not read twice.
-            for keyword in family.iter().copied().filter(|k| schema.has(k) && !schema.is_taken(k)) {
+            for keyword in keywords::having(|keyword| keyword.family == family).filter(|k| schema.has(k) && !schema.is_taken(k)) {
                 let value = schema.take(keyword);
                 if base.is_none() {
                     engine = true;
