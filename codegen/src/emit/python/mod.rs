@@ -13,6 +13,7 @@ mod text;
 mod typed_id;
 mod types;
 mod union;
+mod width;
 
 use crate::naming::python as ident;
 

@@ -2,7 +2,7 @@
 //! exactly and plainly, docstrings wrapped to the line, float literals that
 //! read back as the same value.
 
-use super::layout::{self, LINE_WIDTH};
+use super::width::{width, LINE_WIDTH};
 use std::fmt::Write as _;
 
 /// A Python string literal that holds `text` exactly; nothing in `text` can
@@ -90,7 +90,7 @@ pub(super) fn docstring(doc: &Option<String>, indent: &str) -> String {
         .map(|(n, line)| {
             let line = if n == 0 || line.is_empty() { line.clone() } else { format!("{indent}{line}") };
             // A word longer than the line: continued, as it is, on the next.
-            layout::continued(&line, if n == 0 { indent.len() + 3 } else { 0 }, if n == last { 3 } else { 0 })
+            continued(&line, if n == 0 { indent.len() + 3 } else { 0 }, if n == last { 3 } else { 0 })
         })
         .collect::<Vec<_>>()
         .join("\n");
@@ -141,4 +141,45 @@ pub(super) fn float_literal(value: f64) -> String {
     } else {
         format!("{text}.0")
     }
+}
+
+/// A line of a string literal's body with `lead` columns before it and
+/// `trail` after, within the limit: cut where it does not fit, each cut a
+/// backslash-newline, which the literal does not hold, the rest continued
+/// from the first column (an indent there would be part of the text). Cuts
+/// fall between escape sequences, never inside one.
+fn continued(line: &str, lead: usize, trail: usize) -> String {
+    if lead + width(line) + trail <= LINE_WIDTH {
+        return line.to_owned();
+    }
+    // Room for the backslash, or for what follows the last piece.
+    let room = LINE_WIDTH - trail.max(1);
+    let mut out = String::with_capacity(line.len() + line.len() / room * 2);
+    let mut used = lead;
+    let mut rest = line;
+    while let Some(unit) = next_unit(rest) {
+        let cost = width(unit);
+        if used + cost > room && used > 0 {
+            out.push_str("\\\n");
+            used = 0;
+        }
+        out.push_str(unit);
+        used += cost;
+        rest = &rest[unit.len()..];
+    }
+    out
+}
+
+/// The first character of escaped text, with the rest of its escape sequence.
+fn next_unit(text: &str) -> Option<&str> {
+    let mut chars = text.char_indices();
+    let (_, first) = chars.next()?;
+    let length = match (first, chars.next()) {
+        ('\\', Some((_, 'x'))) => 4,
+        ('\\', Some((_, 'u'))) => 6,
+        ('\\', Some((_, 'U'))) => 10,
+        ('\\', Some((at, c))) => at + c.len_utf8(),
+        _ => first.len_utf8(),
+    };
+    Some(&text[..length])
 }
