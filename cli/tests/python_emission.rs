@@ -121,6 +121,7 @@ fn a_long_alias_chain_is_checked_and_ordered_without_recursion() {
         base: String::new(),
         declared_dialect: None,
         refers_to: Vec::new(),
+        asserted_by: None,
     });
     let field = Field {
         json_name: "start".to_owned(),

@@ -46,6 +46,10 @@ pub struct Module {
     pub declared_dialect: Option<String>,
     /// The other entries its `$ref`s name (indexes into [`Model::modules`]).
     pub refers_to: Vec<usize>,
+    /// Why its records are also checked by the assertion engine when read
+    /// (`Pinning::Asserted`): the first keyword no type expresses, with its
+    /// place, in its document or in one its `$ref`s reach.
+    pub asserted_by: Option<String>,
 }
 
 impl Module {

@@ -105,6 +105,9 @@ impl Planner<'_> {
             }
             Pinning::Asserted => {
                 plan.insert("pinning".into(), Value::from("asserted"));
+                if let Some(why) = &self.model.modules[def.module].asserted_by {
+                    plan.insert("asserted_by".into(), Value::from(why.as_str()));
+                }
             }
         }
         Value::Object(plan)

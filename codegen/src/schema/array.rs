@@ -21,7 +21,7 @@ impl Reader {
             }
             // Not a fixed tuple: items of any value, which the engine checks,
             // the rest too.
-            doc.engine = true;
+            doc.needs_engine(prefix_keyword, &schema.at(prefix_keyword));
             self.engine_keyword(doc, prefix_keyword, prefix, &schema.at(prefix_keyword));
             if let Some(rest) = schema.take(rest_keyword) {
                 self.engine_keyword(doc, rest_keyword, rest, &schema.at(rest_keyword));
@@ -46,7 +46,7 @@ impl Reader {
             // On scalars the typed values are the JSON values; objects may
             // hold keys their type drops, so the engine compares the input.
             Some(Value::Bool(true)) if scalar(&items) => checks.push(Check::UniqueItems),
-            Some(Value::Bool(true)) => doc.engine = true,
+            Some(Value::Bool(true)) => doc.needs_engine("uniqueItems", &schema.at("uniqueItems")),
             Some(_) => self.errors.push(file, schema.at("uniqueItems"), "`uniqueItems` must be true or false"),
         }
         Some(checked(Shape::Array(Box::new(items)), checks))

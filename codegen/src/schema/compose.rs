@@ -67,7 +67,7 @@ impl Reader {
             }
             let annotation = matches!(super::keywords::role(sibling, schema.dialect), super::Role::Annotation(_) | super::Role::Refused(_));
             if matches!(sibling.as_str(), "unevaluatedProperties" | "unevaluatedItems") {
-                doc.engine = true;
+                doc.needs_engine(sibling, &schema.at(sibling));
             } else if !annotation {
                 siblings.insert(sibling.clone(), value.clone());
             }
@@ -87,7 +87,7 @@ impl Reader {
         }
         if shapes.is_empty() {
             // Nothing matches: any value, which the engine refuses.
-            doc.engine = true;
+            doc.needs_engine(keyword, &schema.at(keyword));
             return Some(Read::Shape(Shape::Any));
         }
         Some(union_of(shapes, exclusive))
@@ -202,7 +202,7 @@ impl Reader {
                 mergeable &= self.flatten(doc, item, &at, 0, &mut parts, &mut merged)?;
             }
             if !mergeable {
-                doc.engine = true;
+                doc.needs_engine("allOf", &schema.at("allOf"));
                 return Some(Read::Shape(Shape::Any));
             }
         }
@@ -210,7 +210,7 @@ impl Reader {
             let mut reference = Map::new();
             reference.insert("$ref".to_owned(), target);
             if !self.flatten(doc, &Value::Object(reference), schema.pointer, 0, &mut parts, &mut merged)? {
-                doc.engine = true;
+                doc.needs_engine("$ref", &schema.at("$ref"));
                 return Some(Read::Shape(Shape::Any));
             }
         }
@@ -223,7 +223,7 @@ impl Reader {
             // The engine checks what the merged type leaves out. Keys a part
             // typed as extra entries are data the type keeps, not unknown keys.
             Merged::Looser(merged, keep_extra) => {
-                doc.engine = true;
+                doc.needs_engine("allOf", &schema.at("allOf"));
                 let mut read = self.read_merged(doc, merged, schema.pointer, hint)?;
                 if keep_extra {
                     self.keep_extra_keys(&mut read);
@@ -231,7 +231,7 @@ impl Reader {
                 Some(read)
             }
             Merged::Any => {
-                doc.engine = true;
+                doc.needs_engine("allOf", &schema.at("allOf"));
                 Some(Read::Shape(Shape::Any))
             }
         }
@@ -411,10 +411,10 @@ impl Reader {
     /// the same dialect, with every `$ref` in it made absolute against that
     /// document's base; and the key that names it among merged parts.
     fn part_of_other_entry(&self, doc: &Document, target: &str) -> Option<(String, Value)> {
-        let resolved = super::resolve_uri(&self.bases[doc.module], target);
+        let resolved = super::resolve_uri(&self.entries[doc.module].base, target);
         let other = self.entry_named(&resolved)?;
-        let document = self.documents[other].as_ref()?;
-        if self.dialects[other] != Some(doc.dialect) {
+        let document = self.entries[other].document.as_ref()?;
+        if self.entries[other].dialect != Some(doc.dialect) {
             return None;
         }
         let fragment = target.split_once('#').map_or("", |(_, fragment)| fragment);
@@ -433,8 +433,8 @@ impl Reader {
                 _ => return None,
             };
         }
-        absolutize(&mut part, &self.bases[other], doc.dialect);
-        Some((format!("{}#{pointer}", self.bases[other]), part))
+        absolutize(&mut part, &self.entries[other].base, doc.dialect);
+        Some((format!("{}#{pointer}", self.entries[other].base), part))
     }
 }
 

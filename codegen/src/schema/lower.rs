@@ -19,19 +19,22 @@ pub struct Pending {
     pub exclusive: bool,
 }
 
-pub fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, needs_engine: &mut [bool], names: &mut [words::Numbering<String>]) {
+pub(super) fn unions(model: &mut Model, unions: Vec<(TypeId, Pending)>, entries: &mut [super::Entry]) {
     for (id, pending) in unions {
         let decided = tag(model, &pending.branches)
             .map(|(property, keys)| (Choice::Tag(property), keys))
             .or_else(|| by_type(model, &pending.branches, pending.exclusive).map(|keys| (Choice::JsonType, keys)));
-        if decided.is_none() && nullable_tagged(model, id, &pending, names) {
+        if decided.is_none() && nullable_tagged(model, id, &pending, entries) {
             continue;
         }
         let Some((choice, keys)) = decided else {
             // No branch can be named by the value: bound as any JSON value (as
             // the reader left it), kept whole, and the assertion engine checks
             // it against the union.
-            needs_engine[model.get(id).module] = true;
+            let at = &model.get(id).origin.pointer;
+            entries[model.get(id).module]
+                .needs_engine
+                .get_or_insert_with(|| format!("a union at {} whose branches no tag and no JSON type tell apart", super::shown_pointer(at)));
             continue;
         };
         // Two keys may make one word (`a-b`, `a_b`): a key that already is its
@@ -58,7 +61,7 @@ pub fn wrappers(model: &mut Model) {
 /// [{"type": "null"}, Point, LineString, ...]}`): a union of those branches,
 /// a type of its own (`<Name>Value`, as the non-null part of a nullable
 /// object is), and the type is that union or null. Whether it was so.
-fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, names: &mut [words::Numbering<String>]) -> bool {
+fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, entries: &mut [super::Entry]) -> bool {
     let is_null = |model: &Model, branch: &Shape| *resolve(model, branch) == Shape::Null;
     let rest: Vec<Shape> = pending.branches.iter().filter(|branch| !is_null(model, branch)).cloned().collect();
     if rest.len() + 1 != pending.branches.len() || rest.len() < 2 {
@@ -68,7 +71,7 @@ fn nullable_tagged(model: &mut Model, id: TypeId, pending: &Pending, names: &mut
     let words = words::unique_words(keys.iter().map(String::as_str), |key| words::pascal(key, "V"));
     let branches = rest.into_iter().zip(keys).zip(words).map(|((shape, key), word)| Branch { word, shape, key }).collect();
     let def = model.get(id).clone();
-    let name = names[def.module].unique(&format!("{}Value", def.name), crate::naming::type_name);
+    let name = entries[def.module].names.unique(&format!("{}Value", def.name), crate::naming::type_name);
     model.types.push(crate::model::TypeDef {
         name,
         doc: None,

@@ -105,22 +105,31 @@ pub fn read_all(registry: &Registry) -> Reading {
         .flat_map(|(module, scan)| scan.ids.iter().map(move |id| (id, module)))
         .map(|(id, module)| (resolve_uri(&bases[module], id), module))
         .collect();
+    let entries = bases
+        .into_iter()
+        .zip(names)
+        .zip(&documents)
+        .zip(&dialects)
+        .map(|(((base, uri), document), dialect)| Entry {
+            base,
+            uri,
+            document: document.as_ref().ok().cloned(),
+            dialect: *dialect,
+            names: words::Numbering::default(),
+            targets: HashMap::new(),
+            needs_engine: None,
+        })
+        .collect();
     let mut reader = Reader {
         model: Model::default(),
         errors: Errors::default(),
-        bases,
-        uris: names,
-        names: Default::default(),
+        entries,
         resources,
-        targets: Vec::new(),
         depth: 0,
         too_many_types: false,
         merging: Vec::new(),
         unions: Vec::new(),
-        needs_engine: Vec::new(),
         exact: HashSet::new(),
-        documents: documents.iter().map(|document| document.as_ref().ok().cloned()).collect(),
-        dialects: dialects.clone(),
     };
     // A module per entry, even one refused below: modules and registry
     // entries share their indexes (`$ref`s between entries use them).
@@ -129,7 +138,7 @@ pub fn read_all(registry: &Registry) -> Reading {
         // needs their documents at hand, and they are read first.
         let mut refers_to = Vec::new();
         for target in &scans[module].refs {
-            let resolved = resolve_uri(&reader.bases[module], target.split('#').next().unwrap_or_default());
+            let resolved = resolve_uri(&reader.entries[module].base, target.split('#').next().unwrap_or_default());
             // Copies of one document (a bundle's shared file listed by each schema that bundles it) are one document.
             let claiming = reader.entries_named(module, &resolved);
             let differ = claiming.iter().find(|&&other| registry.schemas[other].digest != registry.schemas[claiming[0]].digest);
@@ -161,23 +170,22 @@ pub fn read_all(registry: &Registry) -> Reading {
             root: None,
             text: String::from_utf8_lossy(&schema.bytes).into_owned(),
             digest: schema.digest.clone(),
-            base: reader.uris[module].clone(),
+            base: reader.entries[module].uri.clone(),
             declared_dialect: declared_dialect(schema, documents[module].as_ref().ok()),
             refers_to,
+            asserted_by: None,
         });
-        reader.targets.push(HashMap::new());
-        reader.names.push(words::Numbering::default());
-        reader.needs_engine.push(false);
     }
     // The entries an entry refers to are read before it, where no cycle
     // forbids: then its `$ref`s into them are their types.
     for module in reading_order(&reader.model) {
         reader.file(&registry.schemas[module], module, &documents[module], &scans[module]);
     }
-    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.needs_engine, &mut reader.names);
+    lower::unions(&mut reader.model, std::mem::take(&mut reader.unions), &mut reader.entries);
     lower::wrappers(&mut reader.model);
     lower::presence(&mut reader.model);
-    pin_records(&mut reader.model, &reader.needs_engine, &reader.exact);
+    let needs_engine: Vec<Option<String>> = reader.entries.iter().map(|entry| entry.needs_engine.clone()).collect();
+    pin_records(&mut reader.model, &needs_engine, &reader.exact);
     lower::prune(&mut reader.model);
     Reading { model: reader.model, errors: reader.errors, stopped: reader.too_many_types }
 }
@@ -193,6 +201,17 @@ fn declared_dialect(schema: &SchemaFile, document: Option<&Value>) -> Option<Str
     document.is_some_and(|document| document.get("$schema").is_none()).then(|| declared.uri().to_owned())
 }
 
+/// Why the engine is needed: `keyword` at its place.
+fn because(keyword: &str, at: &str) -> String {
+    format!("`{keyword}` at {}", shown_pointer(at))
+}
+
+/// A JSON pointer as a reason shows it: `/` for the document itself.
+fn shown_pointer(pointer: &str) -> String {
+    let pointer = if pointer.is_empty() { "/" } else { pointer };
+    format!("`{}`", crate::error::shown(pointer))
+}
+
 /// Every record type read from its document's own subschema at its place
 /// is pinned (`validate` exists for it, against that subschema), and runs
 /// the engine when read if its module needs it, or any module its `$ref`s
@@ -203,8 +222,16 @@ fn declared_dialect(schema: &SchemaFile, document: Option<&Value>) -> Option<Str
 /// `type` list, a property two `allOf` parts define. The records around
 /// it are checked. (So every pinned type's `from_json` and `validate` judge
 /// the same schema.)
-fn pin_records(model: &mut Model, needs_engine: &[bool], exact: &HashSet<TypeId>) {
-    let asserted: Vec<bool> = (0..model.modules.len()).map(|module| model.documents(module).iter().any(|&other| needs_engine[other])).collect();
+fn pin_records(model: &mut Model, needs_engine: &[Option<String>], exact: &HashSet<TypeId>) {
+    for module in 0..model.modules.len() {
+        // Its own reason first, else the first entry's it reaches.
+        let why = model.documents(module).into_iter().find_map(|other| {
+            let why = needs_engine[other].as_ref()?;
+            Some(if other == module { why.clone() } else { format!("{why} in `{}`", model.modules[other].name) })
+        });
+        model.modules[module].asserted_by = why;
+    }
+    let asserted: Vec<bool> = model.modules.iter().map(|module| module.asserted_by.is_some()).collect();
     let records: Vec<TypeId> = model.ids().filter(|&id| model.is_record(id) && exact.contains(&id)).collect();
     for id in records {
         let def = &mut model.types[id.0];
@@ -215,18 +242,10 @@ fn pin_records(model: &mut Model, needs_engine: &[bool], exact: &HashSet<TypeId>
 struct Reader {
     model: Model,
     errors: Errors,
-    /// The base URI each registry entry's document resolves its `$ref`s
-    /// against (its `$id`, else its URI), in registry order.
-    bases: Vec<String>,
-    /// The URI each is known by (the index's `uri`, else its `$id`, else its
-    /// registry path): the engine registers it by it, and a `$ref` may use it.
-    uris: Vec<String>,
-    /// The type names taken in each module, as both languages spell them.
-    names: Vec<words::Numbering<String>>,
+    /// What the reader keeps of each registry entry, in registry order.
+    entries: Vec<Entry>,
     /// Every `$id` of every document (resolved), and the entry it stands in.
     resources: Vec<(String, usize)>,
-    /// The named types of each entry read so far, by location.
-    targets: Vec<HashMap<String, TypeId>>,
     /// How many schemas are being read, one inside the other.
     depth: usize,
     /// Whether [`MAX_TYPES`] was passed: then nothing more is read.
@@ -234,19 +253,32 @@ struct Reader {
     /// The merged `allOf` schemas being read, one inside the other (see
     /// `compose::read_merged`).
     merging: Vec<Merging>,
-    /// Whether each module holds keywords no type expresses: then its
-    /// records are also checked by the assertion engine when read.
-    needs_engine: Vec<bool>,
     /// The unions read, each any JSON value in the model until `lower`
     /// decides how its branches are told apart, once every type is read.
     unions: Vec<(TypeId, lower::Pending)>,
     /// The types read from their document's own subschema at their place
     /// (only these are pinned: `pin_records`).
     exact: HashSet<TypeId>,
-    /// Every entry's document, as read, and its dialect: a merge may take a
-    /// part of another entry's.
-    documents: Vec<Option<Value>>,
-    dialects: Vec<Option<Dialect>>,
+}
+
+/// What the reader keeps of one registry entry (a module of the model).
+struct Entry {
+    /// The base URI its document resolves its `$ref`s against (its `$id`,
+    /// else its URI).
+    base: String,
+    /// The URI it is known by (the index's `uri`, else its `$id`, else its
+    /// registry path): the engine registers it by it, and a `$ref` may use it.
+    uri: String,
+    /// Its document, as read, and its dialect: a merge may take a part of it.
+    document: Option<Value>,
+    dialect: Option<Dialect>,
+    /// The type names taken in its module, as both languages spell them.
+    names: words::Numbering<String>,
+    /// Its named types read so far, by location.
+    targets: HashMap<String, TypeId>,
+    /// Why its records are also checked by the assertion engine when read
+    /// (the first keyword no type expresses, and its place), if they are.
+    needs_engine: Option<String>,
 }
 
 /// A merged schema being read: its module and text, where and under which
@@ -342,14 +374,24 @@ struct Document<'a> {
     /// The JSON pointers this document's own `$ref`s reach (`#/defs/a`):
     /// a key no dialect knows that holds one is a container, not a misspelling.
     reached: Vec<String>,
-    /// Whether a keyword no type expresses stands anywhere in the document:
-    /// then its records are also checked by the assertion engine.
-    engine: bool,
+    /// The first keyword no type expresses in the document, with its place,
+    /// if any: then its records are also checked by the assertion engine.
+    engine: Option<String>,
     /// The keys registry.json declares annotations (the entry's `annotations`).
     annotations: &'a [String],
 }
 
 impl Document<'_> {
+    /// Its records are also checked by the assertion engine, for `keyword`
+    /// at `at`, which no type expresses (the first such reason is kept).
+    fn needs_engine(&mut self, keyword: &str, at: &str) {
+        self.needs_engine_for(|| because(keyword, at));
+    }
+
+    fn needs_engine_for(&mut self, why: impl FnOnce() -> String) {
+        self.engine.get_or_insert_with(why);
+    }
+
     /// What a key of one of its schema objects is: a declared annotation, or
     /// the keyword table's role in the document's dialect.
     fn role(&self, keyword: &str, dialect: Dialect) -> Role {
@@ -429,7 +471,9 @@ impl Reader {
                     let id = self.declare(&schema.name, &doc, "", true);
                     self.exact.insert(id);
                     self.model.modules[module].root = Some(id);
-                    self.needs_engine[module] = !holds;
+                    if !holds {
+                        self.entries[module].needs_engine = Some("the schema `false`, the whole document".to_owned());
+                    }
                 }
                 Ok(dialect) => self.errors.push(file, "", format!("a boolean schema is a draft-06 form: a {dialect} schema file must hold a JSON object")),
                 Err((_, why)) => self.errors.push(file, "", format!("a boolean schema file cannot say its dialect: {why}")),
@@ -491,7 +535,7 @@ impl Reader {
         // nothing, it is any JSON value, and the definitions are the module's types.
         let root_id = match &root_is_a_definition {
             Some(_) => {
-                self.names[module].unique(&schema.name, crate::naming::type_name);
+                self.entries[module].names.unique(&schema.name, crate::naming::type_name);
                 None
             }
             None => {
@@ -541,10 +585,10 @@ impl Reader {
             self.define(&mut doc, id, &pointer);
             next += 1;
         }
-        if doc.engine {
-            self.needs_engine[module] = true;
+        if let Some(why) = doc.engine.take() {
+            self.entries[module].needs_engine.get_or_insert(why);
         }
-        self.targets[module] = std::mem::take(&mut doc.targets);
+        self.entries[module].targets = std::mem::take(&mut doc.targets);
     }
 
     /// A document, before anything of it is read.
@@ -568,7 +612,7 @@ impl Reader {
                 .filter_map(|target| target.strip_prefix('#').and_then(reference::percent_decode))
                 .filter(|pointer| pointer.starts_with('/'))
                 .collect(),
-            engine: false,
+            engine: None,
             annotations: &schema.annotations,
         }
     }
@@ -576,10 +620,10 @@ impl Reader {
     /// The registry entry a `$ref` from `module` names: by its base URI, or
     /// by the `$id` of a resource embedded in it.
     fn entry_of(&self, module: usize, target: &str) -> Option<usize> {
-        let resolved = resolve_uri(&self.bases[module], target);
+        let resolved = resolve_uri(&self.entries[module].base, target);
         // A document's own URI is itself, whichever other entry claims it too
         // (two versions of one schema under one `$id`).
-        if resolved == self.bases[module] || resolved == self.uris[module] {
+        if resolved == self.entries[module].base || resolved == self.entries[module].uri {
             return Some(module);
         }
         self.entry_named(&resolved).or_else(|| self.resources.iter().find(|(id, _)| *id == resolved).map(|(_, entry)| *entry))
@@ -588,12 +632,12 @@ impl Reader {
     /// The entries other than `module` whose document is the resource at
     /// `uri`: more than one, and a `$ref` to it cannot say which it means.
     fn entries_named(&self, module: usize, uri: &str) -> Vec<usize> {
-        (0..self.bases.len()).filter(|&other| other != module && (self.bases[other] == uri || self.uris[other] == uri)).collect()
+        (0..self.entries.len()).filter(|&other| other != module && (self.entries[other].base == uri || self.entries[other].uri == uri)).collect()
     }
 
     /// The entry whose document is the resource at `uri` (absolute, no fragment).
     fn entry_named(&self, uri: &str) -> Option<usize> {
-        self.bases.iter().position(|base| base == uri).or_else(|| self.uris.iter().position(|name| name == uri))
+        self.entries.iter().position(|entry| entry.base == uri).or_else(|| self.entries.iter().position(|entry| entry.uri == uri))
     }
 
     /// Reads the schema at `pointer` into the named type `id`.
@@ -639,7 +683,7 @@ impl Reader {
         // Names are made from keys and properties: two may come out alike
         // (`$defs/shapes/transform` and `$defs/Transform`); the later is numbered.
         let module = doc.module;
-        let unique = self.names[module].unique(name, crate::naming::type_name);
+        let unique = self.entries[module].names.unique(name, crate::naming::type_name);
         if self.model.types.len() == MAX_TYPES && !self.too_many_types {
             self.too_many_types = true;
             self.errors.push(
@@ -668,7 +712,7 @@ impl Reader {
     /// recursive merges), so that no later type takes an id meant for another.
     fn forget_types_from(&mut self, doc: &mut Document, first: usize) {
         for def in self.model.types.drain(first..) {
-            self.names[def.module].release(&crate::naming::type_name(&def.name));
+            self.entries[def.module].names.release(&crate::naming::type_name(&def.name));
         }
         doc.targets.retain(|_, id| id.0 < first);
         doc.pending.retain(|(id, _)| id.0 < first);
@@ -736,7 +780,7 @@ impl Reader {
             Value::Bool(true) => return Some(Read::Shape(Shape::Any)),
             // Accepts nothing: any value, which the engine refuses.
             Value::Bool(false) => {
-                doc.engine = true;
+                doc.needs_engine_for(|| format!("the schema `false` at {}", shown_pointer(pointer)));
                 return Some(Read::Shape(Shape::Any));
             }
             Value::Object(object) => object,
@@ -756,7 +800,12 @@ impl Reader {
             || (object.contains_key("$recursiveRef") && dialect == Dialect::Draft201909)
             || (object.contains_key("oneOf") && object.contains_key("anyOf"));
         if engine_only {
-            doc.engine = true;
+            doc.needs_engine_for(|| {
+                format!(
+                    "a subschema at {} that only the engine reads (an embedded resource, a dynamic reference, or `oneOf` beside `anyOf`)",
+                    shown_pointer(pointer)
+                )
+            });
             self.engine_subschema(doc, schema, pointer, "", 0);
             return (self.errors.diagnostics.len() == before).then_some(Read::Shape(Shape::Any));
         }
@@ -798,7 +847,7 @@ impl Reader {
             // Branches that only assert: the schema's own type, the engine checks them.
             for keyword in ["oneOf", "anyOf"] {
                 if let Some(branches) = schema.take(keyword) {
-                    doc.engine = true;
+                    doc.needs_engine(keyword, &schema.at(keyword));
                     self.engine_keyword(doc, keyword, branches, &schema.at(keyword));
                 }
             }
@@ -844,28 +893,34 @@ impl Reader {
                 continue;
             }
             if let Some(value) = schema.take(keyword) {
-                doc.engine = true;
+                doc.needs_engine(keyword, &schema.at(keyword));
                 self.engine_keyword(doc, keyword, value, &schema.at(keyword));
             }
         }
         if schema.has("enum") || schema.has("const") {
             // Another type's keywords beside an enum (`"additionalProperties": false`
             // on a string enum, as OCPP's schemas have it) are no-ops here too.
-            doc.engine |= self.misplaced(doc, schema, base.as_deref());
+            if let Some(why) = self.misplaced(doc, schema, base.as_deref()) {
+                doc.needs_engine_for(|| why);
+            }
             match self.enum_values(doc.file, schema, base.as_deref(), nullable)? {
                 Some((values, null)) => {
                     // Assertions beside an enum narrow it further: the engine checks them.
                     for keyword in ["minLength", "maxLength", "pattern"] {
-                        doc.engine |= schema.take(keyword).is_some();
+                        if schema.take(keyword).is_some() {
+                            doc.needs_engine(keyword, &schema.at(keyword));
+                        }
                     }
                     let read = self.enumeration(doc.file, schema, values)?;
                     return Some(if null { Read::Nullable(Box::new(read)) } else { read });
                 }
                 // Values of other types than strings: the engine checks them.
-                None => doc.engine = true,
+                None => doc.needs_engine_for(|| format!("an `enum` or `const` of other values than strings at {}", shown_pointer(schema.pointer))),
             }
         }
-        doc.engine |= self.misplaced(doc, schema, base.as_deref());
+        if let Some(why) = self.misplaced(doc, schema, base.as_deref()) {
+            doc.needs_engine_for(|| why);
+        }
         self.misplaced_extensions(doc.file, schema, base.as_deref())?;
         let read = match base.as_deref() {
             None => Read::Shape(Shape::Any),

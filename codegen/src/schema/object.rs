@@ -31,7 +31,7 @@ impl Reader {
             // `additionalProperties` evaluates every other key: `unevaluatedProperties`
             // beside it can only refuse what it refuses; the engine checks it.
             (Some(additional), Some(_)) => {
-                doc.engine = true;
+                doc.needs_engine("unevaluatedProperties", &schema.at("unevaluatedProperties"));
                 Some(additional)
             }
             (None, Some(Value::Bool(true))) => None,
@@ -40,7 +40,7 @@ impl Reader {
             // evaluate keys the type does not declare: the keys are kept, the
             // engine checks them.
             (None, Some(_)) => {
-                doc.engine = true;
+                doc.needs_engine("unevaluatedProperties", &schema.at("unevaluatedProperties"));
                 Some(&Value::Null)
             }
             (additional, None) => additional,
@@ -107,7 +107,7 @@ impl Reader {
             // `required` without `properties`: keys the object must have, which
             // the engine checks; the object itself is free-form data.
             if schema.take("required").is_some() {
-                doc.engine = true;
+                doc.needs_engine("required", &schema.at("required"));
             }
             return Some(match unknown_keys {
                 // A growth point with no properties: every key is kept.
@@ -180,7 +180,7 @@ impl Reader {
 
     /// The declared properties `required` names; one it names without
     /// declaring makes `engine` true (the engine checks the key is there).
-    fn required<'a>(&mut self, file: &Path, schema: &Keywords<'a>, properties: &Map<String, Value>, engine: &mut bool) -> Option<Vec<&'a str>> {
+    fn required<'a>(&mut self, file: &Path, schema: &Keywords<'a>, properties: &Map<String, Value>, engine: &mut Option<String>) -> Option<Vec<&'a str>> {
         let at = schema.at("required");
         let Some(required) = schema.take("required") else { return Some(vec![]) };
         let Some(items) = required.as_array() else {
@@ -196,7 +196,9 @@ impl Reader {
                 None => self.errors.push(file, item_at, "`required` entries must be strings"),
                 Some(name) if !listed.insert(name) => self.errors.push(file, item_at, format!("{name:?} is listed twice")),
                 // Required but not declared: the engine checks the key is there.
-                Some(name) if !properties.contains_key(name) => *engine = true,
+                Some(name) if !properties.contains_key(name) => {
+                    engine.get_or_insert_with(|| super::because("required", &schema.at("required")));
+                }
                 Some(name) => names.push(name),
             }
         }

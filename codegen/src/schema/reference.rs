@@ -46,7 +46,7 @@ impl Reader {
             // Relative to a base (an embedded `$id`): the engine resolves it,
             // or refuses it (the `concord` command builds it before it pins).
             Ok(Resolved::Embedded) => {
-                doc.engine = true;
+                doc.needs_engine("$ref", &at);
                 return Some(Shape::Any);
             }
             Err(why) => {
@@ -64,8 +64,8 @@ impl Reader {
         let root_id = doc.root.as_object().and_then(|root| super::id_of(root, doc.dialect)).map(|id| id.trim_end_matches('#'));
         // And by its base URI, absolute (a part merged from another document has only such).
         let own = |base: &str| {
-            let resolved = super::resolve_uri(&self.bases[doc.module], base);
-            Some(base) == root_id || (!base.is_empty() && (resolved == self.bases[doc.module] || resolved == self.uris[doc.module]))
+            let resolved = super::resolve_uri(&self.entries[doc.module].base, base);
+            Some(base) == root_id || (!base.is_empty() && (resolved == self.entries[doc.module].base || resolved == self.entries[doc.module].uri))
         };
         let local = match target.split_once('#') {
             Some((base, fragment)) if base.is_empty() || own(base) => Some(fragment),
@@ -100,16 +100,16 @@ impl Reader {
     /// already and has a named type at the place (its root, a definition);
     /// else any JSON value, which the engine checks.
     fn other_entry(&mut self, doc: &mut Document, target: &str) -> Shape {
-        let resolved = super::resolve_uri(&self.bases[doc.module], target);
+        let resolved = super::resolve_uri(&self.entries[doc.module].base, target);
         let fragment = target.split_once('#').map_or("", |(_, fragment)| fragment);
         let typed = self.entry_named(&resolved).and_then(|other| {
             let pointer = percent_decode(fragment).filter(|p| p.is_empty() || p.starts_with('/'))?;
-            self.targets[other].get(&pointer).copied()
+            self.entries[other].targets.get(&pointer).copied()
         });
         match typed {
             Some(id) => Shape::Named(id),
             None => {
-                doc.engine = true;
+                doc.needs_engine_for(|| format!("`$ref` {} (a place of another entry that no type names)", crate::error::shown(target)));
                 Shape::Any
             }
         }

@@ -23,9 +23,9 @@ impl Reader {
     /// Keywords for another type than the schema's: with a `type`, they can
     /// never apply, and are read as the no-ops they are; without one, they
     /// apply to values of their type only, which the assertion engine checks
-    /// (the binding is any JSON value). Whether the engine is needed.
-    pub(super) fn misplaced(&mut self, doc: &super::Document, schema: &Keywords, base: Option<&str>) -> bool {
-        let mut engine = false;
+    /// (the binding is any JSON value). Why the engine is needed, if it is.
+    pub(super) fn misplaced(&mut self, doc: &super::Document, schema: &Keywords, base: Option<&str>) -> Option<String> {
+        let mut engine = None;
         for family in FAMILIES {
             if base.is_some_and(|base| family.types().contains(&base)) {
                 continue;
@@ -34,7 +34,7 @@ impl Reader {
             for keyword in keywords::having(|keyword| keyword.family == family).filter(|k| schema.has(k) && !schema.is_taken(k)) {
                 let value = schema.take(keyword);
                 if base.is_none() {
-                    engine = true;
+                    engine.get_or_insert_with(|| super::because(keyword, &schema.at(keyword)));
                     if let Some(value) = value {
                         self.engine_keyword(doc, keyword, value, &schema.at(keyword));
                     }
@@ -44,7 +44,7 @@ impl Reader {
         engine
     }
 
-    pub(super) fn string(&mut self, file: &Path, schema: &Keywords, engine: &mut bool) -> Shape {
+    pub(super) fn string(&mut self, file: &Path, schema: &Keywords, engine: &mut Option<String>) -> Shape {
         let mut checks = Vec::new();
         let (min, max) = (self.count(file, schema, "minLength"), self.count(file, schema, "maxLength"));
         if min.is_some_and(|min| min > 0) || max.is_some() {
@@ -58,7 +58,9 @@ impl Reader {
                     // A pattern the `regex` crate cannot mean alike (a lookaround, a
                     // backreference): the assertion engine's ECMA-262 engine checks it,
                     // in both languages; `prepare` refuses it if that engine cannot either.
-                    Err(_) => *engine = true,
+                    Err(_) => {
+                        engine.get_or_insert_with(|| super::because("pattern", &schema.at("pattern")));
+                    }
                 },
             }
         }

@@ -278,6 +278,9 @@ impl Emitter<'_> {
         if def.asserted() {
             let annotation = Expr::subscript(self.typing("ClassVar"), vec![Expr::text("bool")]);
             out.push_str(&assignment(4, "ASSERTED", Some(&annotation), Some(&Expr::text("True"))));
+            if let Some(why) = &self.model.modules[def.module].asserted_by {
+                out.push_str(&docstring(&Some(format!("Also checked by the assertion engine when read, for what no type expresses: {why}.")), "    "));
+            }
         }
         out
     }

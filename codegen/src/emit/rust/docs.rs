@@ -40,7 +40,7 @@ pub(super) fn docs(doc: &Option<String>) -> TokenStream {
     quote! { #(#attributes)* }
 }
 
-fn doc_line(line: &str) -> String {
+pub(super) fn doc_line(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for c in line.trim_end().chars() {
         match c {

@@ -239,10 +239,15 @@ fn macro_call(name: &str, open: &str, entries: &[String], close: &str) -> String
 /// keywords no type expresses.
 fn record(model: &Model, def: &TypeDef, name: &Ident) -> String {
     let digest = if def.schema_digest == model.modules[def.module].digest { "DIGEST".to_owned() } else { Literal::string(&def.schema_digest).to_string() };
+    // Why the engine checks it too, where the line says so.
+    let why = match (&def.pinning, &model.modules[def.module].asserted_by) {
+        (Pinning::Asserted, Some(why)) => format!("// Also checked by the assertion engine when read, for what no type expresses: {}.\n", docs::doc_line(why)),
+        _ => String::new(),
+    };
     let pinning = match def.pinning {
         Pinning::None => String::new(),
         Pinning::Pinned => format!(", pinned {} in DOCUMENTS", Literal::string(&def.origin.pointer)),
         Pinning::Asserted => format!(", asserted {} in DOCUMENTS", Literal::string(&def.origin.pointer)),
     };
-    format!("::concord_runtime::record!({name}, {}, {digest}{pinning});\n", Literal::string(&def.name))
+    format!("{why}::concord_runtime::record!({name}, {}, {digest}{pinning});\n", Literal::string(&def.name))
 }
