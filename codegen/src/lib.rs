@@ -1,6 +1,15 @@
-//! concord's generator: reads a digest-pinned registry of JSON Schema
-//! (Draft 2020-12) files into one model, checks it, and writes Rust serde
-//! types and Python pydantic models from that same model.
+//! concord's generator: reads a digest-pinned registry of JSON Schema files
+//! of any dialect (draft-04, draft-06, draft-07, 2019-09, 2020-12; each read
+//! as its `$schema` or the registry says) into one model, checks it, and
+//! writes Rust serde types and Python pydantic models from that same model,
+//! with the plan each runtime reads (`plan`). What no type expresses is
+//! checked by the assertion engine against the pinned text, in both
+//! languages alike.
+//!
+//! The pipeline: `registry` (the index and its pins) → `schema` (each
+//! document into the `model`, by the keyword table in `vocabulary`) →
+//! `check` → `emit::rust`, `emit::python` and `plan`, each reading the
+//! finished model only (docs/architecture.md).
 //!
 //! This crate is what a build script compiles, and nothing more: the
 //! `concord` command (crate `concord-cli`) adds the assertion engine's check,
