@@ -441,32 +441,8 @@ impl Reader {
 /// Every `$ref` below `schema` made absolute against `base` (and any `$id`
 /// on the way), so that it leads where it led in its own document.
 fn absolutize(schema: &mut Value, base: &str, dialect: super::Dialect) {
-    let mut stack = vec![(schema, base.to_owned())];
-    while let Some((value, base)) = stack.pop() {
-        match value {
-            Value::Object(object) => {
-                let base = match super::id_of(object, dialect) {
-                    Some(id) => super::resolve_uri(&base, id),
-                    None => base,
-                };
-                if let Some(Value::String(target)) = object.get_mut("$ref") {
-                    let fragment = target.split_once('#').map(|(_, fragment)| fragment.to_owned());
-                    let uri = super::resolve_uri(&base, target);
-                    *target = match fragment {
-                        Some(fragment) => format!("{uri}#{fragment}"),
-                        None => uri,
-                    };
-                }
-                for (key, item) in object.iter_mut() {
-                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                        stack.push((item, base.clone()));
-                    }
-                }
-            }
-            Value::Array(items) => stack.extend(items.iter_mut().map(|item| (item, base.clone()))),
-            _ => {}
-        }
-    }
+    let id_of = |object: &Map<String, Value>| super::id_of(object, dialect).map(str::to_owned);
+    concord_runtime::references::absolutize(schema, base, id_of, |base, reference| Some(super::resolve_uri(base, reference)));
 }
 
 /// What merging `allOf` parts gave.

@@ -463,37 +463,12 @@ fn absolute(base: &str, reference: &str) -> Option<String> {
     Some(resolved.as_str().split('#').next().unwrap_or_default().to_owned())
 }
 
-/// Every `$ref` of a document (not its `$dynamicRef`s, which the dynamic
-/// scope resolves) made absolute against `base` and the `$id`s on the way.
+/// Every `$ref` of a document made absolute against `base` and the `$id`s
+/// on the way, resolved as the crate resolves them.
 fn absolutize_references(document: &mut Value, base: &str, draft: Draft) {
     let id_keyword = if draft == Draft::Draft4 { "id" } else { "$id" };
-    let mut stack = vec![(document, base.to_owned())];
-    while let Some((value, base)) = stack.pop() {
-        match value {
-            Value::Object(object) => {
-                let base = match object.get(id_keyword).and_then(Value::as_str).filter(|id| !id.starts_with('#')) {
-                    Some(id) => absolute(&base, id).unwrap_or(base),
-                    None => base,
-                };
-                if let Some(Value::String(target)) = object.get_mut("$ref") {
-                    let fragment = target.split_once('#').map(|(_, fragment)| fragment.to_owned());
-                    if let Some(uri) = absolute(&base, target) {
-                        *target = match fragment {
-                            Some(fragment) => format!("{uri}#{fragment}"),
-                            None => uri,
-                        };
-                    }
-                }
-                for (key, item) in object.iter_mut() {
-                    if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                        stack.push((item, base.clone()));
-                    }
-                }
-            }
-            Value::Array(items) => stack.extend(items.iter_mut().map(|item| (item, base.clone()))),
-            _ => {}
-        }
-    }
+    let id_of = |object: &serde_json::Map<String, Value>| object.get(id_keyword).and_then(Value::as_str).filter(|id| !id.starts_with('#')).map(str::to_owned);
+    crate::references::absolutize(document, base, id_of, absolute);
 }
 
 /// A JSON pointer as a URI fragment (RFC 6901 §6): what is not allowed there, percent-encoded.

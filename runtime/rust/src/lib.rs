@@ -25,6 +25,7 @@ pub mod pinned;
 pub mod pointer;
 pub mod profile;
 pub mod read;
+pub mod references;
 pub mod scan;
 #[cfg(feature = "source")]
 #[doc(hidden)]

@@ -29,6 +29,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("src/pointer.rs", include_str!("pointer.rs")),
     ("src/profile.rs", include_str!("profile.rs")),
     ("src/read.rs", include_str!("read.rs")),
+    ("src/references.rs", include_str!("references.rs")),
     ("src/scan.rs", include_str!("scan.rs")),
     ("src/source.rs", include_str!("source.rs")),
     ("src/strict.rs", include_str!("strict.rs")),
