@@ -194,6 +194,13 @@ fn unevaluated_items_beside_contains_in_2019_09_is_refused() {
         &Registry::new(&[("Items", schema.clone())]).errors(),
         &["items.schema.json at /properties/list/unevaluatedItems: `unevaluatedItems` beside `contains` in a 2019-09 document", "1 error"],
     );
+    // Inside an array of `items` (2019-09's tuple form) too.
+    let mut nested = object(json!({"list": {"type": "array", "contains": {"type": "string"}, "items": [{"type": "array", "unevaluatedItems": false}]}}));
+    nested["$schema"] = json!("https://json-schema.org/draft/2019-09/schema");
+    assert_has(
+        &Registry::new(&[("Items", nested)]).errors(),
+        &["items.schema.json at /properties/list/items/0/unevaluatedItems: `unevaluatedItems` beside `contains` in a 2019-09 document"],
+    );
     schema["$schema"] = json!(DRAFT);
     assert!(concord_codegen::load(Registry::new(&[("Items", schema)]).path()).is_ok(), "2020-12 counts what `contains` matched, as the engine does");
 }

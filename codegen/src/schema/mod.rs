@@ -1047,6 +1047,10 @@ fn first_keyword(document: &Value, keyword: &str) -> Option<String> {
         for (key, value) in object {
             let at = pointer_push(&pointer, key);
             match keywords::arity(key) {
+                // `items` before 2020-12 is one subschema or an array of them.
+                Arity::One | Arity::Many if value.is_array() => {
+                    stack.extend(value.as_array().into_iter().flatten().enumerate().map(|(index, item)| (item, format!("{at}/{index}"))))
+                }
                 Arity::One => stack.push((value, at)),
                 Arity::Many => stack.extend(value.as_array().into_iter().flatten().enumerate().map(|(index, item)| (item, format!("{at}/{index}")))),
                 Arity::Named => stack.extend(value.as_object().into_iter().flatten().map(|(name, item)| (item, pointer_push(&at, name)))),
