@@ -54,6 +54,37 @@ pub fn registry(model: &Model) -> Value {
     Value::Object(modules)
 }
 
+/// A plan as text: JSON with a space after each `,` and `:`, as Python's
+/// `json.dumps` writes it, so that generated code can break its lines at
+/// the spaces.
+pub fn text(plan: &Value) -> String {
+    struct Spaced;
+    impl serde_json::ser::Formatter for Spaced {
+        fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+            if first {
+                Ok(())
+            } else {
+                writer.write_all(b", ")
+            }
+        }
+
+        fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+            if first {
+                Ok(())
+            } else {
+                writer.write_all(b", ")
+            }
+        }
+
+        fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+            writer.write_all(b": ")
+        }
+    }
+    let mut out = Vec::new();
+    concord_runtime::serde::Serialize::serialize(plan, &mut serde_json::Serializer::with_formatter(&mut out, Spaced)).expect("a JSON value writes");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
 struct Planner<'a> {
     model: &'a Model,
     module: usize,

@@ -313,7 +313,7 @@ impl crate::plan::Names for PythonNames {
 /// core's one-pass reader and writer read: a type a line, for a diff.
 fn plan(model: &Model, index: usize) -> String {
     let plan = crate::plan::module(model, index, &PythonNames);
-    let whole = plan.to_string();
+    let whole = crate::plan::text(&plan);
     let doc = docstring(&Some("How the runtime reads and writes this entry's types, as JSON (docs/architecture.md, the plan).".into()), "");
     let literal = string_literal(&whole);
     // ruff joins the parts wherever the whole fits: on the line, else alone inside the parentheses.
@@ -323,11 +323,11 @@ fn plan(model: &Model, index: usize) -> String {
     if layout::width(&literal) + 4 <= LINE_WIDTH {
         return format!("_PLAN = (\n    {literal}\n)\n") + &doc;
     }
-    let mut parts = vec![format!("{{\"plan\":{},\"types\":{{", plan["plan"])];
+    let mut parts = vec![format!("{{\"plan\": {}, \"types\": {{", plan["plan"])];
     let types = plan["types"].as_object().map(|types| types.iter().collect::<Vec<_>>()).unwrap_or_default();
     for (at, (name, body)) in types.iter().enumerate() {
-        let comma = if at + 1 < types.len() { "," } else { "" };
-        parts.push(format!("{}:{body}{comma}", serde_json::Value::from(name.as_str())));
+        let comma = if at + 1 < types.len() { ", " } else { "" };
+        parts.push(format!("{}: {}{comma}", serde_json::Value::from(name.as_str()), crate::plan::text(body)));
     }
     parts.push("}}".to_owned());
     let lines: Vec<String> = parts.iter().map(|part| format!("    {}", layout::string_lines(&string_literal(part), 4))).collect();
