@@ -173,20 +173,17 @@ def _checked_at(
     return location[: len(location) - items]
 
 
-# Each record type's one-pass reader and writer (`concord_runtime._plan`), made at its first
-# use (no import pays for it), or None where its type holds a construct they do not know.
+# Each record type's one-pass reader and writer, built from its module's plan
+# (`concord_runtime._plan`) at its first use (no import pays for it), or None for a class no
+# generated module defines.
 _RECORD_TYPES: dict[type, _core.RecordType | None] = {}
 _UNKNOWN: Any = object()
-
-
-def _record_type_of(cls: type) -> _core.RecordType | None:
-    return _plan.record_type_of(cls)
 
 
 def _record_type(cls: type) -> _core.RecordType | None:
     record_type = _RECORD_TYPES.get(cls, _UNKNOWN)
     if record_type is _UNKNOWN:
-        record_type = _RECORD_TYPES[cls] = _record_type_of(cls)
+        record_type = _RECORD_TYPES[cls] = _plan.record_type_of(cls)
     return cast("_core.RecordType | None", record_type)
 
 
