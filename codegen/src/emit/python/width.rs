@@ -10,10 +10,17 @@ pub const LINE_WIDTH: usize = 120;
 /// characters none, everything else one. (Generated code escapes control
 /// characters and line separators, so none reaches here.)
 pub fn width(text: &str) -> usize {
+    // Generated code is ASCII but for names and texts: a byte a column.
+    if text.is_ascii() {
+        return text.len();
+    }
     text.chars().map(char_width).sum()
 }
 
 pub fn char_width(c: char) -> usize {
+    if c.is_ascii() {
+        return 1;
+    }
     match c as u32 {
         0x0300..=0x036F
         | 0x0483..=0x0489
