@@ -33,7 +33,7 @@ mod text;
 mod tests;
 
 pub use limits::{DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_SAFE_INTEGER};
-pub(crate) use number::{float_literal, float_value, integer, literal, number, verdict, Number, NON_FINITE};
+pub(crate) use number::{float, float_literal, float_value, integer, literal, number, verdict, Number, NON_FINITE};
 pub use refusal::{duplicate_key_in_type, ErrorKind, Refusal};
 pub(crate) use string::{escape, not_plain, CONTROL, PLAIN, QUOTE, STRING};
 pub(crate) use text::prefix;
