@@ -3,9 +3,10 @@
 //! ±(2^53-1), decided on its digits as written; anything else is a float,
 //! which must stay finite once correctly rounded; neither may be negative
 //! zero. Every reader takes these answers from here: the reference reader
-//! and the one-pass reader with the value ([`number`]), the fast check with
-//! the verdict alone ([`verdict`], which skips the float parse where the
-//! digits already decide).
+//! with the value ([`number`]), the one-pass reader likewise ([`integer`],
+//! [`float_literal`], so that each visitor is handed its own type), the fast
+//! check with the verdict alone ([`verdict`], which skips the float parse
+//! where the digits already decide).
 
 use super::limits::MAX_SAFE_INTEGER;
 use super::refusal::Refusal;
@@ -107,10 +108,11 @@ pub(crate) fn number(input: &str, literal: &Literal) -> Result<Number, Refusal> 
 
 /// What [`number`] decides, without the value (and on bytes: the fast
 /// check has no `str`): the same answer on every literal (tests check it),
-/// with no float parse where the digits decide.
-/// A fraction without exponent is finite up to 308 integer digits, and
-/// reads as zero only when no digit but `0` comes in its first 300 (past
-/// them a negative one may still round to negative zero).
+/// with no float parse where the digits decide. A fraction without an
+/// exponent is finite up to 308 integer digits; positive, it can at worst
+/// round to 0, which is taken; negative, it cannot round to negative zero
+/// once a digit other than `0` comes among its first 300 (that keeps it
+/// above 1e-300). Any other literal goes to the parse.
 #[inline]
 pub(crate) fn verdict(bytes: &[u8], literal: &Literal) -> Result<(), Refusal> {
     if literal.integer() {

@@ -46,7 +46,9 @@ pub(crate) fn not_plain(word: u64) -> u64 {
 }
 
 /// The escape whose backslash is at `at`: the character it stands for, and
-/// where the string goes on after it.
+/// where the string goes on after it. (A pair, and a unit that is no
+/// surrogate, are always characters: the replacement character is never
+/// used, only spares the fast check a panic path.)
 #[inline]
 pub(crate) fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refusal> {
     let short = match bytes.get(at + 1) {
