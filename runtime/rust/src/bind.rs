@@ -9,6 +9,7 @@
 //! that each generated type expands to little code.
 
 pub use crate::failure::Failure;
+use crate::profile;
 use indexmap::map::Entry;
 use indexmap::IndexMap;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
@@ -291,7 +292,7 @@ pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<
 pub fn keep<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, kept: &mut IndexMap<String, T>, key: Key<'de>) -> Result<(), A::Error> {
     let value = map.next_value()?;
     match kept.entry(key.0.into_owned()) {
-        Entry::Occupied(entry) => Err(de::Error::custom(format_args!("duplicate key `{}`", entry.key()))),
+        Entry::Occupied(entry) => Err(de::Error::custom(profile::duplicate_key_in_type(entry.key()))),
         Entry::Vacant(entry) => {
             entry.insert(value);
             Ok(())
@@ -322,7 +323,7 @@ pub fn keep_matching<'de, A: MapAccess<'de>>(
 pub fn skip<'de, A: MapAccess<'de>>(map: &mut A, dropped: &mut Vec<Key<'de>>, key: Key<'de>) -> Result<(), A::Error> {
     map.next_value::<de::IgnoredAny>()?;
     if dropped.iter().any(|seen| seen.0 == key.0) {
-        return Err(de::Error::custom(format_args!("duplicate key `{}`", key.as_str())));
+        return Err(de::Error::custom(profile::duplicate_key_in_type(key.as_str())));
     }
     dropped.push(key);
     Ok(())
@@ -369,7 +370,7 @@ pub fn entries<M: SerializeMap, T: Serialize>(map: &mut M, kept: &IndexMap<Strin
 
     impl Serialize for Duplicate<'_> {
         fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
-            Err(serde::ser::Error::custom(format_args!("duplicate key {}", crate::profile::shown(self.0))))
+            Err(serde::ser::Error::custom(profile::Refusal::DuplicateKey.message(self.0)))
         }
     }
 
@@ -419,7 +420,7 @@ pub fn keep_checked<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
 ) -> Result<(), A::Error> {
     let value = map.next_value_seed(Checked(check))?;
     match kept.entry(key.0.into_owned()) {
-        Entry::Occupied(entry) => Err(de::Error::custom(format_args!("duplicate key `{}`", entry.key()))),
+        Entry::Occupied(entry) => Err(de::Error::custom(profile::duplicate_key_in_type(entry.key()))),
         Entry::Vacant(entry) => {
             entry.insert(value);
             Ok(())

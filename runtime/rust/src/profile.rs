@@ -1,87 +1,66 @@
-//! The strict profile's own terms, shared by everything that reads or
-//! writes under it: its limits, and JSON text as both languages write it
-//! (string escaping, and how a refused value is shown in a message). A leaf:
-//! the readers (`strict`, `scan`, `read`) and the writers (`write`,
-//! `canonical`) take from it, and it from none of them.
+//! The strict profile's rules, decided once for every reader and writer
+//! (docs/strict-json.md): its limits, each rule as a small function or
+//! table, every refusal's kind and message, and JSON text as both languages
+//! write it. The readers walk the bytes each in their own way, for speed,
+//! and ask here what to accept: the reference reader ([`crate::strict`]),
+//! the fast check ([`crate::scan`]), the one-pass reader ([`crate::read`]),
+//! the generated types' helpers ([`crate::bind`]) and the writers. A change
+//! to a rule is one edit here, and the vectors (fixtures/vectors) that show
+//! it. A leaf: it takes from none of them, and within it each file takes
+//! only from the ones listed after it.
+//!
+//! - here: the input as a whole, before its grammar (`input`: size, byte
+//!   order mark, UTF-8), and nesting ([`nest`]);
+//! - numbers (`number.rs`): where a literal ends, the integer rule (within
+//!   ±(2^53-1) on the digits as written, no `-0`), the float rule (finite,
+//!   no negative zero), and [`NON_FINITE`];
+//! - strings (`string.rs`): which bytes stand as they are, the escapes and
+//!   the surrogate-pair rule;
+//! - duplicate keys: [`Refusal::DuplicateKey`] (each reader keeps its own
+//!   set of keys, sized for its use) and [`duplicate_key_in_type`];
+//! - kinds and messages (`refusal.rs`): [`ErrorKind`], [`Refusal`];
+//! - limits (`limits.rs`): [`MAX_DEPTH`], [`MAX_SAFE_INTEGER`],
+//!   [`DEFAULT_MAX_BYTES`];
+//! - writing (`text.rs`): string escaping, and a refused value's prefix.
 
-/// The deepest nesting of arrays and objects accepted, in both languages.
-pub const MAX_DEPTH: usize = 64;
-/// The default size limit: 64 MiB.
-pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
-/// The largest integer both languages (and JavaScript) hold exactly.
-pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
-/// How many characters of a refused value a message may show.
-const SHOWN: usize = 20;
+mod limits;
+mod number;
+mod refusal;
+mod string;
+mod text;
 
-/// At most [`SHOWN`] characters of `text`, then `…` when there is more.
-pub(crate) fn prefix(text: &str) -> String {
-    match text.char_indices().nth(SHOWN) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
+#[cfg(test)]
+mod tests;
 
-/// A string value for a message: a short prefix, as a JSON string.
-pub(crate) fn shown(text: &str) -> String {
-    quote(&prefix(text))
-}
+pub use limits::{DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_SAFE_INTEGER};
+pub(crate) use number::{float, float_literal, float_value, integer, literal, number, verdict, Number, NON_FINITE};
+pub use refusal::{duplicate_key_in_type, ErrorKind, Refusal};
+pub(crate) use string::{escape, not_plain, CONTROL, PLAIN, QUOTE, STRING};
+pub(crate) use text::prefix;
+pub use text::write_string_bytes;
 
-/// `text` as a JSON string literal (the canonical escaping).
-pub(crate) fn quote(text: &str) -> String {
-    let mut out = Vec::with_capacity(text.len() + 2);
-    write_string_bytes(&mut out, text);
-    String::from_utf8(out).expect("escaping keeps UTF-8")
-}
-
-/// For each byte: 0 to copy it, else the letter of its short escape, or `u`.
-const ESCAPE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = b'u';
-        byte += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0a] = b'n';
-    table[0x0c] = b'f';
-    table[0x0d] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table
-};
-
-/// A JSON string as RFC 8785 writes it: `\b \t \n \f \r` short, other C0
-/// controls as lowercase `\u00xx`, `"` and `\` escaped, all else raw. This
-/// is also how serde_json escapes.
+/// The nesting rule: with `open` arrays and objects open, whether one more
+/// may open; the depth it then stands at.
 #[inline]
-pub fn write_string_bytes(out: &mut Vec<u8>, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes = text.as_bytes();
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    let mut run = 0;
-    loop {
-        let at = next_escape(bytes, run);
-        out.extend_from_slice(&bytes[run..at]);
-        let Some(&byte) = bytes.get(at) else { break };
-        let escape = ESCAPE[byte as usize];
-        if escape == b'u' {
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(byte >> 4) as usize], HEX[(byte & 0xf) as usize]]);
-        } else {
-            out.extend_from_slice(&[b'\\', escape]);
-        }
-        run = at + 1;
+pub fn nest(open: usize) -> Result<usize, Refusal> {
+    if open < MAX_DEPTH {
+        Ok(open + 1)
+    } else {
+        Err(Refusal::TooDeep)
     }
-    out.push(b'"');
 }
 
-/// The position of the first byte at or after `from` that needs an escape,
-/// or the length. (Eight bytes at a time measured no faster: strings in
-/// records are short.)
-fn next_escape(bytes: &[u8], mut from: usize) -> usize {
-    while from < bytes.len() && ESCAPE[bytes[from] as usize] == 0 {
-        from += 1;
+/// The rules on the input as a whole, checked in this order before its
+/// grammar: at most `max_bytes` (refused at that offset), no byte order
+/// mark (at 0), UTF-8 throughout (at the first invalid byte). The text,
+/// or the refusal and its offset.
+#[inline]
+pub(crate) fn input(bytes: &[u8], max_bytes: usize) -> Result<&str, (Refusal, usize)> {
+    if bytes.len() > max_bytes {
+        return Err((Refusal::TooLarge { size: bytes.len(), limit: max_bytes }, max_bytes));
     }
-    from
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        return Err((Refusal::ByteOrderMark, 0));
+    }
+    std::str::from_utf8(bytes).map_err(|error| (Refusal::InvalidUtf8, error.valid_up_to()))
 }

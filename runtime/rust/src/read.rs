@@ -13,8 +13,12 @@
 //! types, whose visitors refuse a key met twice (declared keys by their slot,
 //! kept or dropped unknown keys by their list); every other object (a
 //! `Value`, a map, an ignored value) is checked here.
+//!
+//! Every rule it applies is the profile's own ([`crate::profile`]): the
+//! same depth, number, string and escape decisions as the other readers.
 
-use crate::strict::{Limits, MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::profile::{self, Refusal};
+use crate::strict::Limits;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
@@ -37,6 +41,14 @@ impl de::Error for Refused {
     }
 }
 
+/// A profile rule's refusal, by the name of its kind.
+impl From<Refusal> for Refused {
+    #[cold]
+    fn from(refusal: Refusal) -> Self {
+        Refused(refusal.to_string())
+    }
+}
+
 fn refused<T>(why: &str) -> Result<T, Refused> {
     Err(Refused(why.to_owned()))
 }
@@ -54,10 +66,7 @@ pub fn value(bytes: &[u8], limits: Limits) -> Result<serde_json::Value, crate::s
 
 /// Reads `bytes` into `T`, or refuses.
 pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8], limits: Limits) -> Result<T, Refused> {
-    if bytes.len() > limits.max_bytes || bytes.starts_with(b"\xEF\xBB\xBF") {
-        return refused("too large, or a byte order mark");
-    }
-    let text = std::str::from_utf8(bytes).map_err(|_| Refused("invalid UTF-8".into()))?;
+    let text = profile::input(bytes, limits.max_bytes).map_err(|(refusal, _)| refusal)?;
     let mut reader = Reader { text, bytes, pos: 0, depth: 0, scratch: String::new() };
     let value = OnePass::set(true, || T::deserialize(&mut reader))?;
     reader.skip_whitespace();
@@ -112,19 +121,6 @@ struct Reader<'a> {
     scratch: String,
 }
 
-/// What a byte means inside a string: 0 copy, 1 end or escape, 2 refused.
-const STRING_BYTE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = 2;
-        byte += 1;
-    }
-    table[b'"' as usize] = 1;
-    table[b'\\' as usize] = 1;
-    table
-};
-
 /// A string as read: borrowed from the input unless it held an escape.
 enum Text<'a, 's> {
     Input(&'a str),
@@ -153,10 +149,7 @@ impl<'a> Reader<'a> {
     }
 
     fn enter(&mut self) -> Result<(), Refused> {
-        if self.depth == MAX_DEPTH {
-            return refused("too deep");
-        }
-        self.depth += 1;
+        self.depth = profile::nest(self.depth)?;
         self.pos += 1;
         Ok(())
     }
@@ -166,7 +159,7 @@ impl<'a> Reader<'a> {
             self.pos += word.len();
             Ok(())
         } else {
-            refused("invalid literal")
+            Err(Refusal::InvalidLiteral.into())
         }
     }
 
@@ -176,13 +169,13 @@ impl<'a> Reader<'a> {
         let start = self.pos;
         loop {
             let byte = *self.bytes.get(self.pos).ok_or_else(|| Refused("unterminated string".into()))?;
-            match STRING_BYTE[byte as usize] {
-                0 => self.pos += 1,
-                2 => return refused("control character in a string"),
-                _ if byte == b'"' => {
+            match profile::STRING[byte as usize] {
+                profile::PLAIN => self.pos += 1,
+                profile::QUOTE => {
                     self.pos += 1;
                     return Ok(Text::Input(&self.text[start..self.pos - 1]));
                 }
+                profile::CONTROL => return Err(Refusal::ControlCharacter(byte).into()),
                 _ => break,
             }
         }
@@ -192,7 +185,7 @@ impl<'a> Reader<'a> {
         loop {
             let run = self.pos;
             while let Some(&byte) = self.bytes.get(self.pos) {
-                if STRING_BYTE[byte as usize] != 0 {
+                if profile::STRING[byte as usize] != profile::PLAIN {
                     break;
                 }
                 self.pos += 1;
@@ -203,110 +196,26 @@ impl<'a> Reader<'a> {
                     self.pos += 1;
                     return Ok(Text::Scratch(&self.scratch));
                 }
-                Some(b'\\') => self.escape()?,
+                Some(b'\\') => {
+                    let (c, next) = profile::escape(self.bytes, self.pos)?;
+                    self.scratch.push(c);
+                    self.pos = next;
+                }
                 _ => return refused("control character or end of input in a string"),
             }
         }
     }
 
-    fn escape(&mut self) -> Result<(), Refused> {
-        let c = match self.bytes.get(self.pos + 1).copied() {
-            Some(b'u') => {
-                let unit = self.hex(self.pos + 2)?;
-                self.pos += 6;
-                let c = match unit {
-                    0xD800..=0xDBFF => {
-                        if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                            return refused("lone surrogate");
-                        }
-                        let low = self.hex(self.pos + 2)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return refused("lone surrogate");
-                        }
-                        self.pos += 6;
-                        char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-                    }
-                    _ => char::from_u32(unit),
-                };
-                self.scratch.push(c.ok_or_else(|| Refused("lone surrogate".into()))?);
-                return Ok(());
-            }
-            letter => crate::strict::short_escape(letter).ok_or_else(|| Refused("invalid escape".into()))?,
-        };
-        self.scratch.push(c);
-        self.pos += 2;
-        Ok(())
-    }
-
-    fn hex(&self, at: usize) -> Result<u32, Refused> {
-        let digits = self.bytes.get(at..at + 4).ok_or_else(|| Refused("invalid escape".into()))?;
-        digits.iter().try_fold(0, |unit, &byte| {
-            let digit = (byte as char).to_digit(16).ok_or_else(|| Refused("invalid escape".into()))?;
-            Ok(unit * 16 + digit)
-        })
-    }
-
     /// A number, handed to the visitor as serde_json does: `u64` when not
     /// negative, `i64` when negative, `f64` with a fraction or exponent.
     fn number<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
-        let start = self.pos;
-        let negative = self.peek() == Some(b'-');
-        if negative {
-            self.pos += 1;
+        let literal = profile::literal(self.bytes, self.pos).ok_or(Refusal::InvalidNumber)?;
+        self.pos = literal.end;
+        if literal.integer() {
+            let value = profile::integer(literal.negative(), literal.digits(self.bytes))?;
+            return if literal.negative() { visitor.visit_i64(value) } else { visitor.visit_u64(value as u64) };
         }
-        let digits_start = self.pos;
-        match self.peek() {
-            Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => self.digits(),
-            _ => return refused("invalid number"),
-        }
-        let integer_digits = self.pos - digits_start;
-        let digit_at = |reader: &Self, at: usize| reader.bytes.get(at).is_some_and(u8::is_ascii_digit);
-        let mut integer = true;
-        if self.peek() == Some(b'.') && digit_at(self, self.pos + 1) {
-            integer = false;
-            self.pos += 1;
-            self.digits();
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            let first = self.pos + 1 + usize::from(matches!(self.bytes.get(self.pos + 1), Some(b'+' | b'-')));
-            if digit_at(self, first) {
-                integer = false;
-                self.pos = first;
-                self.digits();
-            }
-        }
-        if integer {
-            if integer_digits > 16 {
-                return refused("unsafe integer");
-            }
-            let magnitude = self.bytes[digits_start..self.pos].iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
-            if magnitude > MAX_SAFE_INTEGER {
-                return refused("unsafe integer");
-            }
-            return match (negative, magnitude) {
-                (true, 0) => refused("negative zero"),
-                (true, n) => visitor.visit_i64(-n),
-                (false, n) => visitor.visit_u64(n as u64),
-            };
-        }
-        let text = &self.text[start..self.pos];
-        // std's parser rounds correctly, but saturates exponents near 65,536
-        // that only a very long run of digits can bring back into range.
-        let value = if text.len() < 1000 { text.parse::<f64>().map_err(|_| Refused("invalid number".into()))? } else { crate::strict::parse_float(text) };
-        if value.is_infinite() {
-            return refused("number out of range");
-        }
-        if value == 0.0 && value.is_sign_negative() {
-            return refused("negative zero");
-        }
-        visitor.visit_f64(value)
-    }
-
-    fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
-        }
+        visitor.visit_f64(profile::float_literal(literal.text(self.text))?)
     }
 
     /// Any value; `track_keys` says whether this reader checks an object's
@@ -394,7 +303,7 @@ impl<'a> Keys<'a> {
         // Objects are small; past a few dozen keys a sorted search would pay.
         if self.seen.len() < 32 {
             if self.seen.contains(&key) {
-                return refused("duplicate key");
+                return Err(Refusal::DuplicateKey.into());
             }
             self.seen.push(key);
             if self.seen.len() == 32 {
@@ -403,7 +312,7 @@ impl<'a> Keys<'a> {
             return Ok(());
         }
         match self.seen.binary_search(&key) {
-            Ok(_) => refused("duplicate key"),
+            Ok(_) => Err(Refusal::DuplicateKey.into()),
             Err(at) => {
                 self.seen.insert(at, key);
                 Ok(())

@@ -2,17 +2,20 @@
 //! nothing and answers only "certainly accepted" or "let the reference
 //! decide". The Python core checks whole documents with it before pydantic
 //! reads them; the one-pass reader ([`crate::read`]) skips the values a
-//! generated type drops with it. Anything unusual (an escaped key, a surrogate escape, `NaN`, a
-//! long integer, a number that may overflow or be negative zero, any syntax
-//! error) is left to `concord_runtime::strict`, which names the first problem
-//! with its exact kind, offset and message. So this scanner can only ever be
+//! generated type drops with it. Anything it refuses or is unsure of (an
+//! escaped key, `NaN`, a number the profile refuses, any syntax error) is
+//! left to `concord_runtime::strict`, which names the first problem with its
+//! exact kind, offset and message. So this scanner can only ever be
 //! too cautious, never wrong: it accepts a subset of what the reference
 //! accepts, which tests/conformance.rs checks on every vector and mutation.
 //!
-//! The caller has already checked the size limit, the byte order mark and
-//! UTF-8, so strings need no decoding here.
+//! Every rule it applies is the profile's own ([`crate::profile`]): the
+//! same depth, number, string and escape decisions as the other readers.
+//!
+//! Strings need no decoding here: the input is UTF-8 (`accepts` checks
+//! it, and `value`'s caller has). The size limit is the caller's.
 
-use crate::profile::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::profile;
 use std::collections::HashSet;
 
 /// Past this many keys an object's keys go into a hash set.
@@ -21,7 +24,7 @@ const LINEAR_KEYS: usize = 16;
 /// Whether the document `bytes` is certainly accepted by the strict profile
 /// (size limits aside).
 pub fn accepts(bytes: &[u8]) -> bool {
-    if bytes.starts_with(b"\xEF\xBB\xBF") || std::str::from_utf8(bytes).is_err() {
+    if profile::input(bytes, usize::MAX).is_err() {
         return false;
     }
     Scanner { bytes, pos: 0, depth: 0, open: Vec::with_capacity(16), keys: Vec::new() }.value(true).is_some()
@@ -73,19 +76,6 @@ struct Scanner<'a> {
     keys: Vec<Keys<'a>>,
 }
 
-/// A mask with the high bit of each byte of `word` that is `"`, `\` or below
-/// 0x20 set; its lowest set bit is exact (a borrow only runs upwards from a
-/// flagged byte), so `trailing_zeros() / 8` is the first such byte.
-#[inline]
-fn special(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let quote = word ^ (ONES * b'"' as u64);
-    let backslash = word ^ (ONES * b'\\' as u64);
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    zero(quote) | zero(backslash) | (word.wrapping_sub(ONES * 0x20) & !word & HIGH)
-}
-
 impl<'a> Scanner<'a> {
     #[inline]
     fn peek(&self) -> Option<u8> {
@@ -105,9 +95,7 @@ impl<'a> Scanner<'a> {
             self.skip_whitespace();
             match self.peek()? {
                 open @ (b'{' | b'[') => {
-                    if self.depth + self.open.len() == MAX_DEPTH {
-                        return None;
-                    }
+                    profile::nest(self.depth + self.open.len()).ok()?;
                     self.pos += 1;
                     self.skip_whitespace();
                     let object = open == b'{';
@@ -190,7 +178,7 @@ impl<'a> Scanner<'a> {
         loop {
             loop {
                 if let Some(chunk) = bytes.get(pos..pos + 8) {
-                    let mask = special(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+                    let mask = profile::not_plain(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
                     if mask != 0 {
                         pos += (mask.trailing_zeros() / 8) as usize;
                         break;
@@ -198,7 +186,7 @@ impl<'a> Scanner<'a> {
                     pos += 8;
                 } else {
                     while let Some(&byte) = bytes.get(pos) {
-                        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+                        if profile::STRING[byte as usize] != profile::PLAIN {
                             break;
                         }
                         pos += 1;
@@ -213,7 +201,7 @@ impl<'a> Scanner<'a> {
                 }
                 b'\\' => {
                     escaped = true;
-                    pos = escape(bytes, pos)?;
+                    pos = profile::escape(bytes, pos).ok()?.1;
                 }
                 _ => return None,
             }
@@ -229,105 +217,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A number that is certainly finite, not negative zero, and (when an
-    /// integer) within ±(2^53-1); followed by a byte that may follow a value.
+    /// A number the profile takes ([`profile::verdict`]), followed by a
+    /// byte that may follow a value.
     fn number(&mut self) -> Option<()> {
-        let bytes = self.bytes;
-        let start = self.pos;
-        let negative = bytes[start] == b'-';
-        let mut pos = start + usize::from(negative);
-        let digits = |mut pos: usize| {
-            while let Some(b'0'..=b'9') = bytes.get(pos) {
-                pos += 1;
-            }
-            pos
-        };
-        let integer_start = pos;
-        match bytes.get(pos)? {
-            b'0' => pos += 1,
-            b'1'..=b'9' => pos = digits(pos),
-            _ => return None,
-        }
-        let integer_end = pos;
-        let mut fraction_end = pos;
-        if bytes.get(pos) == Some(&b'.') {
-            fraction_end = digits(pos + 1);
-            if fraction_end == pos + 1 {
-                return None;
-            }
-            pos = fraction_end;
-        }
-        let exponent = matches!(bytes.get(pos), Some(b'e' | b'E'));
-        if exponent {
-            let sign = usize::from(matches!(bytes.get(pos + 1), Some(b'+' | b'-')));
-            let end = digits(pos + 1 + sign);
-            // Long exponents (and a missing one) go to the reference.
-            if end == pos + 1 + sign || end - (pos + 1 + sign) > 4 {
-                return None;
-            }
-            pos = end;
-        }
-        if !matches!(bytes.get(pos), None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')) {
+        let literal = profile::literal(self.bytes, self.pos)?;
+        if !matches!(self.bytes.get(literal.end), None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')) {
             return None;
         }
-        self.pos = pos;
-        let integer_digits = integer_end - integer_start;
-        if !exponent && fraction_end == integer_end {
-            // An integer: 15 digits are always safe, 17 never.
-            if negative && bytes[integer_start] == b'0' {
-                return None;
-            }
-            return match integer_digits {
-                0..=15 => Some(()),
-                16 => {
-                    let text = std::str::from_utf8(&bytes[integer_start..integer_end]).ok()?;
-                    (text.parse::<i64>().ok()? <= MAX_SAFE_INTEGER).then_some(())
-                }
-                _ => None,
-            };
-        }
-        if !exponent {
-            // A fraction without exponent is finite up to 308 integer digits;
-            // negative, it is negative zero only when every digit is zero.
-            if integer_digits > 308 {
-                return None;
-            }
-            if negative && bytes[integer_start..fraction_end].iter().all(|&b| b == b'0' || b == b'.') {
-                return None;
-            }
-            return Some(());
-        }
-        let text = std::str::from_utf8(&bytes[start..pos]).ok()?;
-        let value: f64 = text.parse().ok()?;
-        (value.is_finite() && !(value == 0.0 && negative)).then_some(())
+        self.pos = literal.end;
+        profile::verdict(self.bytes, &literal).ok()
     }
-}
-
-/// The escape at `at` (its backslash): where reading goes on, or `None` for
-/// anything but a simple escape, a non-surrogate `\u` or a surrogate pair.
-#[inline]
-fn escape(bytes: &[u8], at: usize) -> Option<usize> {
-    match bytes.get(at + 1)? {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(at + 2),
-        b'u' => {
-            let unit = hex(bytes, at + 2)?;
-            match unit {
-                0xD800..=0xDBFF => {
-                    if bytes.get(at + 6..at + 8)? != b"\\u" {
-                        return None;
-                    }
-                    let low = hex(bytes, at + 8)?;
-                    (0xDC00..=0xDFFF).contains(&low).then_some(at + 12)
-                }
-                0xDC00..=0xDFFF => None,
-                _ => Some(at + 6),
-            }
-        }
-        _ => None,
-    }
-}
-
-fn hex(bytes: &[u8], at: usize) -> Option<u32> {
-    let digits = bytes.get(at..at + 4)?;
-    digits.iter().try_fold(0u32, |value, &byte| Some(value * 16 + (byte as char).to_digit(16)?))
 }

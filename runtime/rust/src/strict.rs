@@ -9,45 +9,11 @@
 //! [`MAX_DEPTH`] are refused where they stand. Floats stay readable.
 //! Messages echo at most a short prefix of any refused value.
 
+use crate::profile::{self, Refusal};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
-pub(crate) use crate::profile::{prefix, quote, shown};
-pub use crate::profile::{DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_SAFE_INTEGER};
-
-/// What the strict profile refuses; `name()` is the same word in Python.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    TooLarge,
-    ByteOrderMark,
-    InvalidUtf8,
-    Syntax,
-    NonFinite,
-    TooDeep,
-    DuplicateKey,
-    LoneSurrogate,
-    UnsafeInteger,
-    NegativeZero,
-    NumberOutOfRange,
-}
-
-impl ErrorKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorKind::TooLarge => "too-large",
-            ErrorKind::ByteOrderMark => "byte-order-mark",
-            ErrorKind::InvalidUtf8 => "invalid-utf8",
-            ErrorKind::Syntax => "syntax",
-            ErrorKind::NonFinite => "non-finite",
-            ErrorKind::TooDeep => "too-deep",
-            ErrorKind::DuplicateKey => "duplicate-key",
-            ErrorKind::LoneSurrogate => "lone-surrogate",
-            ErrorKind::UnsafeInteger => "unsafe-integer",
-            ErrorKind::NegativeZero => "negative-zero",
-            ErrorKind::NumberOutOfRange => "number-out-of-range",
-        }
-    }
-}
+pub use crate::profile::{ErrorKind, DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_SAFE_INTEGER};
 
 /// The first problem in the input: its kind, byte offset and a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +30,14 @@ impl fmt::Display for JsonError {
 }
 
 impl std::error::Error for JsonError {}
+
+impl JsonError {
+    /// `refusal` at `offset`, its message showing `refused` where it shows
+    /// the refused value ([`Refusal::message`]).
+    fn new(refusal: Refusal, offset: usize, refused: &str) -> Self {
+        JsonError { kind: refusal.kind(), offset, message: refusal.message(refused) }
+    }
+}
 
 /// Settings of the profile that may differ per use: only the size limit.
 /// (The depth limit is fixed, so that both languages always agree.)
@@ -95,21 +69,7 @@ pub fn check_with(bytes: &[u8], limits: Limits) -> Result<(), JsonError> {
 
 /// Reads one JSON document under the strict profile.
 pub fn read_with(bytes: &[u8], limits: Limits) -> Result<Value, JsonError> {
-    if bytes.len() > limits.max_bytes {
-        return Err(JsonError {
-            kind: ErrorKind::TooLarge,
-            offset: limits.max_bytes,
-            message: format!("the input of {} bytes exceeds the limit of {} bytes", bytes.len(), limits.max_bytes),
-        });
-    }
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        return Err(JsonError { kind: ErrorKind::ByteOrderMark, offset: 0, message: "a byte order mark is not allowed".into() });
-    }
-    let text = std::str::from_utf8(bytes).map_err(|error| JsonError {
-        kind: ErrorKind::InvalidUtf8,
-        offset: error.valid_up_to(),
-        message: "the input is not valid UTF-8".into(),
-    })?;
+    let text = profile::input(bytes, limits.max_bytes).map_err(|(refusal, offset)| JsonError::new(refusal, offset, ""))?;
     Parser { text, bytes, pos: 0, exact_integers: false }.document()
 }
 
@@ -118,8 +78,8 @@ pub fn read_with(bytes: &[u8], limits: Limits) -> Result<Value, JsonError> {
 /// float). The profile protects records; a schema may well say
 /// `"maximum": 9223372036854775807`.
 pub fn read_schema(bytes: &[u8]) -> Result<Value, JsonError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) if !text.starts_with('\u{feff}') => Parser { text, bytes, pos: 0, exact_integers: true }.document(),
+    match profile::input(bytes, usize::MAX) {
+        Ok(text) => Parser { text, bytes, pos: 0, exact_integers: true }.document(),
         // The strict reader names what is wrong with the bytes.
         _ => read(bytes),
     }
@@ -139,16 +99,10 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn error(&self, kind: ErrorKind, offset: usize, message: impl Into<String>) -> JsonError {
-        JsonError { kind, offset, message: message.into() }
-    }
-
     /// `expected …, found "x"`, or the end of input.
-    fn unexpected(&self, expected: &str) -> JsonError {
-        match self.text[self.pos..].chars().next() {
-            None => self.error(ErrorKind::Syntax, self.pos, "unexpected end of input"),
-            Some(c) => self.error(ErrorKind::Syntax, self.pos, format!("expected {expected}, found {}", quote(&c.to_string()))),
-        }
+    fn unexpected(&self, expected: &'static str) -> JsonError {
+        let found = self.text[self.pos..].chars().next();
+        JsonError::new(Refusal::Unexpected { expected, found }, self.pos, "")
     }
 
     fn peek(&self) -> Option<u8> {
@@ -167,9 +121,7 @@ impl Parser<'_> {
             self.skip_whitespace();
             let mut value = match self.peek() {
                 Some(open @ (b'{' | b'[')) => {
-                    if stack.len() == MAX_DEPTH {
-                        return Err(self.error(ErrorKind::TooDeep, self.pos, format!("nesting deeper than {MAX_DEPTH} levels")));
-                    }
+                    profile::nest(stack.len()).map_err(|refusal| JsonError::new(refusal, self.pos, ""))?;
                     self.pos += 1;
                     self.skip_whitespace();
                     if open == b'[' {
@@ -243,7 +195,7 @@ impl Parser<'_> {
 
     /// A key and its colon; a key the object already has is refused here,
     /// before its value is read.
-    fn key(&mut self, map: &Map<String, Value>, expected: &str) -> Result<String, JsonError> {
+    fn key(&mut self, map: &Map<String, Value>, expected: &'static str) -> Result<String, JsonError> {
         self.skip_whitespace();
         if self.peek() != Some(b'"') {
             return Err(self.unexpected(expected));
@@ -251,7 +203,7 @@ impl Parser<'_> {
         let start = self.pos;
         let key = self.string()?;
         if map.contains_key(&key) {
-            return Err(self.error(ErrorKind::DuplicateKey, start, format!("duplicate key {}", shown(&key))));
+            return Err(JsonError::new(Refusal::DuplicateKey, start, &key));
         }
         self.skip_whitespace();
         if self.peek() != Some(b':') {
@@ -268,9 +220,7 @@ impl Parser<'_> {
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
             Some(b'n') => self.literal(b"null", Value::Null),
-            _ if rest.starts_with(b"NaN") || rest.starts_with(b"Infinity") || rest.starts_with(b"-Infinity") => {
-                Err(self.error(ErrorKind::NonFinite, self.pos, "NaN and Infinity are not JSON numbers"))
-            }
+            _ if profile::NON_FINITE.iter().any(|word| rest.starts_with(word)) => Err(JsonError::new(Refusal::NonFinite, self.pos, "")),
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => Err(self.unexpected("a value")),
         }
@@ -281,73 +231,30 @@ impl Parser<'_> {
             self.pos += word.len();
             Ok(value)
         } else {
-            Err(self.error(ErrorKind::Syntax, self.pos, "invalid literal"))
+            Err(JsonError::new(Refusal::InvalidLiteral, self.pos, ""))
         }
     }
 
-    fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
-        }
-    }
-
-    /// The longest prefix that is a JSON number: a fraction or exponent is
-    /// taken only when digits follow, as a regular expression would.
+    /// A number, as the profile decides it ([`profile::number`]), refused at
+    /// its first byte.
     fn number(&mut self) -> Result<Value, JsonError> {
         let start = self.pos;
-        let digit_at = |p: usize| self.bytes.get(p).is_some_and(u8::is_ascii_digit);
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        match self.peek() {
-            Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => self.digits(),
-            _ => return Err(self.error(ErrorKind::Syntax, start, "invalid number")),
-        }
-        let mut integer = true;
-        if self.peek() == Some(b'.') && digit_at(self.pos + 1) {
-            integer = false;
-            self.pos += 1;
-            self.digits();
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            let sign = matches!(self.bytes.get(self.pos + 1), Some(b'+' | b'-'));
-            let first = self.pos + 1 + usize::from(sign);
-            if digit_at(first) {
-                integer = false;
-                self.pos = first;
-                self.digits();
-            }
-        }
-        let text = &self.text[start..self.pos];
-        let negative_zero = || self.error(ErrorKind::NegativeZero, start, "negative zero is refused");
-        if integer {
-            let digits = text.trim_start_matches('-');
-            // 2^53 − 1 has 16 digits: anything longer is unsafe without parsing.
-            let value = if digits.len() <= 16 { text.parse::<i64>().ok() } else { None };
-            match value {
-                Some(value) if value.abs() <= MAX_SAFE_INTEGER => {
-                    if value == 0 && text.starts_with('-') {
-                        return Err(negative_zero());
-                    }
-                    Ok(Value::Number(value.into()))
-                }
-                _ if self.exact_integers && text != "-0" => Ok(match (text.parse::<i64>(), text.parse::<u64>()) {
+        let literal = profile::literal(self.bytes, start).ok_or_else(|| JsonError::new(Refusal::InvalidNumber, start, ""))?;
+        self.pos = literal.end;
+        match profile::number(self.text, &literal) {
+            Ok(profile::Number::Integer(value)) => Ok(Value::Number(value.into())),
+            Ok(profile::Number::Float(value)) => Ok(Value::Number(Number::from_f64(value).expect("finite"))),
+            // A schema keeps integers beyond the safe range: exactly while
+            // they fit 64 bits, else as the nearest float.
+            Err(Refusal::UnsafeInteger) if self.exact_integers => {
+                let text = literal.text(self.text);
+                Ok(match (text.parse::<i64>(), text.parse::<u64>()) {
                     (Ok(value), _) => Value::Number(value.into()),
                     (_, Ok(value)) => Value::Number(value.into()),
-                    _ => Value::Number(Number::from_f64(parse_float(text)).unwrap_or_else(|| Number::from(0))),
-                }),
-                _ => Err(self.error(ErrorKind::UnsafeInteger, start, format!("integer {} is outside ±(2^53-1)", prefix(text)))),
+                    _ => Value::Number(Number::from_f64(profile::float_value(text)).unwrap_or_else(|| Number::from(0))),
+                })
             }
-        } else {
-            let value = parse_float(text);
-            if value.is_infinite() {
-                return Err(self.error(ErrorKind::NumberOutOfRange, start, format!("number {} overflows to infinity", prefix(text))));
-            }
-            if value == 0.0 && value.is_sign_negative() {
-                return Err(negative_zero());
-            }
-            Ok(Value::Number(Number::from_f64(value).expect("finite")))
+            Err(refusal) => Err(JsonError::new(refusal, start, literal.text(self.text))),
         }
     }
 
@@ -358,7 +265,7 @@ impl Parser<'_> {
         loop {
             let run = self.pos;
             while let Some(byte) = self.peek() {
-                if byte == b'"' || byte == b'\\' || byte < 0x20 {
+                if profile::STRING[byte as usize] != profile::PLAIN {
                     break;
                 }
                 self.pos += 1;
@@ -370,103 +277,13 @@ impl Parser<'_> {
                     self.pos += 1;
                     return Ok(out);
                 }
-                Some(b'\\') => self.escape(&mut out)?,
-                Some(byte) => return Err(self.error(ErrorKind::Syntax, self.pos, format!("control character U+{byte:04X} must be escaped in a string"))),
+                Some(b'\\') => {
+                    let (c, next) = profile::escape(self.bytes, self.pos).map_err(|refusal| JsonError::new(refusal, self.pos, ""))?;
+                    out.push(c);
+                    self.pos = next;
+                }
+                Some(byte) => return Err(JsonError::new(Refusal::ControlCharacter(byte), self.pos, "")),
             }
         }
     }
-
-    fn escape(&mut self, out: &mut String) -> Result<(), JsonError> {
-        let start = self.pos;
-        let invalid = |parser: &Self| parser.error(ErrorKind::Syntax, start, "invalid escape sequence");
-        let simple = match self.bytes.get(self.pos + 1).copied() {
-            Some(b'u') => {
-                let unit = self.hex(self.pos + 2).ok_or_else(|| invalid(self))?;
-                self.pos += 6;
-                let lone = |parser: &Self| parser.error(ErrorKind::LoneSurrogate, start, format!("lone surrogate \\u{unit:04x}"));
-                let c = match unit {
-                    0xD800..=0xDBFF => {
-                        let low = (self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u"))
-                            .then(|| self.hex(self.pos + 2))
-                            .flatten()
-                            .filter(|low| (0xDC00..=0xDFFF).contains(low))
-                            .ok_or_else(|| lone(self))?;
-                        self.pos += 6;
-                        char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)).expect("a valid pair")
-                    }
-                    0xDC00..=0xDFFF => return Err(lone(self)),
-                    _ => char::from_u32(unit).expect("not a surrogate"),
-                };
-                out.push(c);
-                return Ok(());
-            }
-            letter => short_escape(letter).ok_or_else(|| invalid(self))?,
-        };
-        out.push(simple);
-        self.pos += 2;
-        Ok(())
-    }
-
-    fn hex(&self, at: usize) -> Option<u32> {
-        let digits = self.text.get(at..at + 4)?;
-        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        u32::from_str_radix(digits, 16).ok()
-    }
-}
-
-/// The character of a two-character escape (`\n` and its kin), by its letter.
-pub(crate) fn short_escape(letter: Option<u8>) -> Option<char> {
-    Some(match letter? {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        _ => return None,
-    })
-}
-
-/// A JSON number with a fraction or exponent, correctly rounded whatever its
-/// length. `f64::from_str` rounds correctly but saturates a written exponent
-/// near 65,536, which a long run of digits can need to offset
-/// (`0.000…001e1000001` is 1), so it gets a normalized form instead:
-/// `0.<significant digits>e<small exponent>`, or a result outside the range.
-pub(crate) fn parse_float(text: &str) -> f64 {
-    let (negative, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let signed = |value: f64| if negative { -value } else { value };
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], &unsigned[at + 1..]),
-        None => (unsigned, "0"),
-    };
-    let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let (sign, exponent_digits) = match exponent.strip_prefix('-') {
-        Some(digits) => (-1, digits),
-        None => (1, exponent.strip_prefix('+').unwrap_or(exponent)),
-    };
-    let exponent_digits = exponent_digits.trim_start_matches('0');
-    // Past 12 digits the exponent outweighs any mantissa an input can hold.
-    let exponent: i64 = if exponent_digits.len() > 12 { sign * 1_000_000_000_000 } else { sign * exponent_digits.parse::<i64>().unwrap_or(0) };
-    let digits = format!("{integer}{fraction}");
-    let leading_zeros = digits.bytes().take_while(|&b| b == b'0').count();
-    let significant = digits[leading_zeros..].trim_end_matches('0');
-    if significant.is_empty() {
-        return signed(0.0);
-    }
-    // The value is 0.<significant> × 10^decimal.
-    let decimal = integer.len() as i64 - leading_zeros as i64 + exponent;
-    if decimal > 400 {
-        return signed(f64::INFINITY);
-    }
-    if decimal < -400 {
-        return signed(0.0);
-    }
-    signed(format!("0.{significant}e{decimal}").parse().expect("a normalized decimal parses"))
 }

@@ -9,8 +9,7 @@
 //! serde_json and Python's `json` do); floats are laid out by [`float`].
 
 use crate::float;
-use crate::profile::write_string_bytes;
-use crate::strict::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::profile::{self, write_string_bytes, MAX_SAFE_INTEGER};
 use serde::ser::{self, Serialize};
 use std::fmt;
 
@@ -58,10 +57,7 @@ impl Writer {
 
     #[inline]
     fn open(&mut self, bracket: u8) -> Result<(), Unwritable> {
-        if self.depth == MAX_DEPTH {
-            return Err(Unwritable(format!("nesting deeper than {MAX_DEPTH} levels")));
-        }
-        self.depth += 1;
+        self.depth = profile::nest(self.depth).map_err(|refusal| Unwritable(refusal.message("")))?;
         self.out.push(bracket);
         Ok(())
     }
@@ -76,9 +72,7 @@ impl Writer {
         if !value.is_finite() {
             return Err(Unwritable(format!("{value} is not a JSON number")));
         }
-        if value == 0.0 && value.is_sign_negative() {
-            return Err(Unwritable("negative zero is refused".into()));
-        }
+        profile::float(value).map_err(|refusal| Unwritable(refusal.message("")))?;
         float::write(&mut self.out, value);
         Ok(())
     }

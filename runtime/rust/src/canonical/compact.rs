@@ -7,13 +7,13 @@
 //! twice, nesting past the reader's limit, anything unexpected) gives `None`,
 //! and the caller takes the reference route ([`super::canonicalize`]).
 
-use crate::profile::{MAX_DEPTH, MAX_SAFE_INTEGER};
+use crate::profile;
 use std::cmp::Ordering;
 
 /// The canonical bytes of compact, canonically escaped JSON, when it has them.
 pub fn canonical(input: &[u8]) -> Option<Vec<u8>> {
-    let text = std::str::from_utf8(input).ok()?;
-    let mut writer = Writer { text, bytes: input, pos: 0, out: Vec::with_capacity(input.len()), members: Vec::new(), scratch: Vec::new() };
+    std::str::from_utf8(input).ok()?;
+    let mut writer = Writer { bytes: input, pos: 0, out: Vec::with_capacity(input.len()), members: Vec::new(), scratch: Vec::new() };
     writer.value(0)?;
     if writer.pos != input.len() {
         return None;
@@ -115,7 +115,6 @@ fn member_cmp(out: &[u8], a: &Member, b: &Member) -> Option<Ordering> {
 /// moved into key order afterwards when they were not in it (no tree:
 /// records hold many small objects).
 struct Writer<'a> {
-    text: &'a str,
     bytes: &'a [u8],
     pos: usize,
     out: Vec<u8>,
@@ -133,9 +132,7 @@ impl Writer<'_> {
                 self.out.extend_from_slice(&self.bytes[start..self.pos]);
             }
             b'[' => {
-                if depth == MAX_DEPTH {
-                    return None;
-                }
+                profile::nest(depth).ok()?;
                 self.pos += 1;
                 self.out.push(b'[');
                 if self.bytes.get(self.pos) == Some(&b']') {
@@ -155,9 +152,7 @@ impl Writer<'_> {
                 self.out.push(b']');
             }
             b'{' => {
-                if depth == MAX_DEPTH {
-                    return None;
-                }
+                profile::nest(depth).ok()?;
                 self.object(depth)?;
             }
             b't' => self.word(b"true")?,
@@ -173,12 +168,9 @@ impl Writer<'_> {
                     self.pos += 1;
                 }
                 let count = self.pos - digits;
-                // Integers only (a float has no canonical form), within ±(2^53-1), not -0.
-                let safe = match count {
-                    1..=15 => !(self.bytes[digits] == b'0' && (count > 1 || digits > start)),
-                    16 => self.text[digits..self.pos].parse::<i64>().is_ok_and(|value| value <= MAX_SAFE_INTEGER) && self.bytes[digits] != b'0',
-                    _ => false,
-                };
+                // Integers only (a float has no canonical form), without a
+                // leading zero, as the profile takes them (±(2^53-1), no -0).
+                let safe = count > 0 && !(count > 1 && self.bytes[digits] == b'0') && profile::integer(digits > start, &self.bytes[digits..self.pos]).is_ok();
                 if !safe || matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E')) {
                     return None;
                 }
