@@ -18,18 +18,17 @@
 
 pub use super::width::{char_width, width, LINE_WIDTH};
 
+/// Each statement laid out while tests run, as (the statement on one line,
+/// the layout): the layout must mean what the line means
+/// (`tests::the_layout_never_changes_what_a_statement_means`). Nothing
+/// outside tests records anything.
 #[cfg(test)]
-thread_local! {
-    /// Each statement laid out in this thread, as (the statement on one
-    /// line as the emitter wrote it, the layout): the layout must mean what
-    /// the line means (`tests::the_layout_never_changes_what_a_statement_means`).
-    pub static LAID_OUT: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
+pub static LAID_OUT: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
 
 /// Keeps `flat` and its layout for the test of the layout's meaning; nothing outside tests.
 fn laid_out(flat: impl FnOnce() -> String, laid: String) -> String {
     #[cfg(test)]
-    LAID_OUT.with_borrow_mut(|statements| statements.push((flat(), laid.clone())));
+    LAID_OUT.lock().expect("the test's record").push((flat(), laid.clone()));
     #[cfg(not(test))]
     let _ = flat;
     laid

@@ -433,7 +433,7 @@ mod tests {
                 generated += 1;
             }
         }
-        let from_fixtures = super::layout::LAID_OUT.with_borrow(|laid| laid.iter().filter(|(flat, laid)| flat != laid).count());
+        let from_fixtures = super::layout::LAID_OUT.lock().expect("the record").iter().filter(|(flat, laid)| flat != laid).count();
         // And every shape the emitter writes, at every depth, around strings that cannot fit.
         let long = |n: usize| Expr::text(super::text::string_literal(&"pattern-".repeat(n)));
         let annotation = Expr::subscript("tuple", vec![Expr::text("str"), Expr::text("...")]);
@@ -454,8 +454,12 @@ mod tests {
                 }
             }
         }
-        let statements: Vec<(String, String)> =
-            super::layout::LAID_OUT.take().into_iter().filter(|(flat, laid)| flat != laid).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let statements: Vec<(String, String)> = std::mem::take(&mut *super::layout::LAID_OUT.lock().expect("the record"))
+            .into_iter()
+            .filter(|(flat, laid)| flat != laid)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         assert!(generated > 100 && from_fixtures > 100 && statements.len() > 900, "{generated} registries, {} statements broken over lines", statements.len());
         let python = std::env::var_os("CONCORD_PYTHON").unwrap_or_else(|| "python3".into());
         let script = r#"
