@@ -292,10 +292,18 @@ pub enum UnknownKeys {
     /// kept in order like a growth point's.
     Typed(Shape),
     /// The default policy beside `patternProperties`: a key that matches
-    /// one of these patterns (ECMA-262 translated for the `regex` crate, as
-    /// [`Check::Pattern`]) is data, kept verbatim in the order read and
+    /// one of these patterns is data, kept verbatim in the order read and
     /// written back like a growth point's; any other unknown key is dropped.
-    Matching(Vec<String>),
+    Matching(Vec<Pattern>),
+}
+
+/// A `pattern` or `patternProperties` key: the schema's ECMA-262 text (what
+/// a JavaScript runtime runs), and the same pattern in the syntax of Rust's
+/// `regex` crate, which Rust and Python run (as [`Check::Pattern`] holds it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pattern {
+    pub ecma: String,
+    pub regex: String,
 }
 
 #[derive(Clone, Debug)]

@@ -166,7 +166,9 @@ impl Planner<'_> {
             UnknownKeys::Refuse => Value::from("refuse"),
             UnknownKeys::Keep => Value::from("keep"),
             UnknownKeys::Typed(shape) => json!({ "typed": self.value(shape) }),
-            UnknownKeys::Matching(patterns) => json!({ "matching": patterns }),
+            UnknownKeys::Matching(patterns) => {
+                json!({ "matching": patterns.iter().map(|pattern| json!({ "ecma": pattern.ecma, "regex": pattern.regex })).collect::<Vec<_>>() })
+            }
         }
     }
 

@@ -6,7 +6,7 @@ use super::keywords::VERSION_FIELD;
 use super::scalar::checked;
 use super::{doc_text, Document, Keywords, Read, Reader, GROWTH_POINT};
 use crate::error::pointer_push;
-use crate::model::{Check, Count, Field, Presence, Shape, Struct, UnknownKeys, Version};
+use crate::model::{Check, Count, Field, Pattern, Presence, Shape, Struct, UnknownKeys, Version};
 use crate::naming::words;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -54,7 +54,8 @@ impl Reader {
         let default_policy = matches!(additional, None | Some(Value::Bool(true))) || additional.is_some_and(|rule| rule.as_object().is_some_and(Map::is_empty));
         let patterns = schema.object.get("patternProperties").and_then(Value::as_object);
         if let (Some(patterns), true, false, true) = (patterns, default_policy, growth_point, schema.has("properties")) {
-            let translated: Option<Vec<String>> = patterns.keys().map(|ecma| concord_runtime::pattern::translate(ecma).ok()).collect();
+            let translated: Option<Vec<Pattern>> =
+                patterns.keys().map(|ecma| concord_runtime::pattern::translate(ecma).ok().map(|regex| Pattern { ecma: ecma.clone(), regex })).collect();
             if let Some(translated) = translated.filter(|translated| !translated.is_empty()) {
                 return self.object_fields(doc, schema, hint, UnknownKeys::Matching(translated), property_count, false);
             }

@@ -53,7 +53,7 @@ impl Emitter<'_> {
         }
         if let UnknownKeys::Matching(patterns) = &body.unknown_keys {
             // Keys `patternProperties` matches are data; the other unknown keys are dropped, as Rust drops them.
-            let patterns: Vec<Expr> = patterns.iter().map(|pattern| Expr::text(string_literal(pattern))).collect();
+            let patterns: Vec<Expr> = patterns.iter().map(|pattern| Expr::text(string_literal(&pattern.regex))).collect();
             out.push_str(&format!("\n    @{}(mode=\"after\")\n", self.pydantic("model_validator")));
             out.push_str(&format!("    def _keep_matching_keys(self) -> {}:\n", self.typing("Self")));
             let call = Expr::call(self.runtime("checks.keep_matching"), vec![Expr::text("self"), Expr::tuple(patterns)]);

@@ -87,7 +87,7 @@ impl Emitter<'_> {
                 format!("keep {catch_all}{checked}")
             }
             (UnknownKeys::Matching(patterns), Some(catch_all)) => {
-                let patterns: Vec<String> = patterns.iter().map(|pattern| Literal::string(pattern).to_string()).collect();
+                let patterns: Vec<String> = patterns.iter().map(|pattern| Literal::string(&pattern.regex).to_string()).collect();
                 format!("keep {catch_all} matching [{}]", patterns.join(", "))
             }
             (_, catch_all) => format!("keep {}", catch_all.expect("a policy that keeps has a catch-all")),

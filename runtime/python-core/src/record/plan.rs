@@ -97,7 +97,13 @@ enum UnknownKeys {
     Refuse,
     Keep,
     Typed(Value),
-    Matching(Vec<String>),
+    Matching(Vec<PatternPlan>),
+}
+
+/// A pattern as the plan gives it: the core runs the `regex` crate's form.
+#[derive(Deserialize)]
+struct PatternPlan {
+    regex: String,
 }
 
 #[derive(Deserialize)]
@@ -326,7 +332,10 @@ impl<'py> Builder<'py> {
             UnknownKeys::Refuse => (Extra::Forbid, None),
             UnknownKeys::Keep => (Extra::Allow, None),
             UnknownKeys::Typed(value) => (Extra::Allow, Some(self.value(module, value)?)),
-            UnknownKeys::Matching(patterns) => (Extra::Matching(Patterns::new(patterns).map_err(PyValueError::new_err)?), None),
+            UnknownKeys::Matching(patterns) => {
+                let translated: Vec<String> = patterns.iter().map(|pattern| pattern.regex.clone()).collect();
+                (Extra::Matching(Patterns::new(&translated).map_err(PyValueError::new_err)?), None)
+            }
         };
         let version = match &object.version {
             None => None,
