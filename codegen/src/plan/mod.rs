@@ -41,9 +41,10 @@ impl Names for Neutral {
 
 /// The plan of one registry entry's types, in the order the model holds them.
 pub fn module(model: &Model, index: usize, names: &dyn Names) -> Value {
+    let planner = Planner { model, module: index, names };
     let mut types = Map::new();
     for id in model.ids().filter(|id| model.get(*id).module == index) {
-        types.insert(crate::naming::type_name(&model.get(id).name), Planner { model, module: index, names }.type_plan(id));
+        types.insert(crate::naming::type_name(&model.get(id).name), planner.type_plan(id));
     }
     json!({ "plan": PLAN_VERSION, "types": types })
 }
