@@ -1,0 +1,45 @@
+/**
+ * concord's TypeScript runtime: the strict JSON profile over UTF-8 bytes,
+ * concord's writer and float layout, canonical JSON and SHA-256 digests, the
+ * same as the Rust runtime (`runtime/rust/src/lib.rs`) and the Python one.
+ * No dependencies, no Node APIs: it runs in browsers too.
+ */
+
+export {
+  CanonicalError,
+  canonicalize,
+  canonicalOf,
+  digest,
+  digestBytes,
+  digestJson,
+  PROFILE,
+} from "./canonical.js";
+export { formatFloat } from "./float.js";
+export { decode, firstInvalidByte, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
+export {
+  DEFAULT_MAX_BYTES,
+  type ErrorKind,
+  JsonError,
+  MAX_DEPTH,
+  MAX_SAFE_INTEGER,
+  prefix,
+  type Refusal,
+  refusalKind,
+  refusalMessage,
+} from "./profile.js";
+export { sha256 } from "./sha256.js";
+export { check, type ReadOptions, read, readValue } from "./strict.js";
+export { firstDuplicate, JsonFloat, type JsonObject, type JsonValue, jsonEqual, toPlain } from "./value.js";
+export {
+  floatText,
+  integerText,
+  Output,
+  pointerToken,
+  stringText,
+  toBytes,
+  WriteError,
+  writeFloat,
+  writeInteger,
+  writeString,
+  writeValue,
+} from "./write.js";
