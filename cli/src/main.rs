@@ -19,16 +19,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write the Rust and Python bindings of a registry.
+    /// Write the Rust, Python and TypeScript bindings of a registry.
     Generate {
         #[arg(long, default_value = "registry")]
         registry: PathBuf,
-        /// The output folder: `rust/concord_registry.rs` and `python/<package>/` below it.
+        /// The output folder: `rust/concord_registry.rs`, `python/<package>/` and `typescript/<package>/` below it.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
         /// The Python package's name.
         #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
         python_package: String,
+        /// The npm package's name of the TypeScript bindings (`typescript/<name>/` below the output folder).
+        #[arg(long, default_value = concord_codegen::emit::typescript::PACKAGE)]
+        typescript_package: String,
         /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -37,12 +40,15 @@ enum Command {
     Check {
         #[arg(long, default_value = "registry")]
         registry: PathBuf,
-        /// The output folder: `rust/concord_registry.rs` and `python/<package>/` below it.
+        /// The output folder: `rust/concord_registry.rs`, `python/<package>/` and `typescript/<package>/` below it.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
         /// The Python package's name.
         #[arg(long, default_value = concord_codegen::PYTHON_PACKAGE)]
         python_package: String,
+        /// The npm package's name of the TypeScript bindings (`typescript/<name>/` below the output folder).
+        #[arg(long, default_value = concord_codegen::emit::typescript::PACKAGE)]
+        typescript_package: String,
         /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -291,8 +297,8 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<ExitCode, Errors> {
     match command {
-        Command::Generate { registry, out, python_package, format } => {
-            let files = generate(&registry, &python_package)?;
+        Command::Generate { registry, out, python_package, typescript_package, format } => {
+            let files = generate(&registry, &python_package, &typescript_package)?;
             write_files(&out, &files)?;
             let written: Vec<String> = files.iter().map(|file| out.join(&file.path).display().to_string()).collect();
             match format {
@@ -301,8 +307,8 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { registry, out, python_package, format } => {
-            let files = generate(&registry, &python_package)?;
+        Command::Check { registry, out, python_package, typescript_package, format } => {
+            let files = generate(&registry, &python_package, &typescript_package)?;
             let stale = stale_files(&out, &files);
             if stale.is_empty() {
                 match format {
@@ -313,7 +319,10 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             let mut errors = Errors::default();
             for file in stale {
-                let package = if python_package == concord_codegen::PYTHON_PACKAGE { String::new() } else { format!(" --python-package {python_package}") };
+                let mut package = if python_package == concord_codegen::PYTHON_PACKAGE { String::new() } else { format!(" --python-package {python_package}") };
+                if typescript_package != concord_codegen::emit::typescript::PACKAGE {
+                    package.push_str(&format!(" --typescript-package {typescript_package}"));
+                }
                 let message = format!(
                     "stale: this file does not match what {} generates; run `concord generate --registry {} --out {}{package}`",
                     registry.display(),
@@ -413,9 +422,11 @@ fn print_added(added: &[concord_cli::add::Added]) {
 
 /// Every file `concord generate` writes: the bindings of the registry as a
 /// build script writes them, once the command's own checks passed.
-fn generate(registry: &std::path::Path, python_package: &str) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
+fn generate(registry: &std::path::Path, python_package: &str, typescript_package: &str) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
     let mut config = Config::new();
-    config.registry(registry).python_package(python_package).check_python_package()?;
+    config.registry(registry).python_package(python_package).typescript_package(typescript_package);
+    config.check_python_package()?;
+    config.check_typescript_package()?;
     let model = concord_cli::load(registry)?;
     Ok(config.files(&model))
 }

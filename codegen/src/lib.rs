@@ -67,6 +67,7 @@ pub struct Config {
     registry: PathBuf,
     out_dir: Option<PathBuf>,
     python_package: String,
+    typescript_package: String,
     rust_file: String,
     include_file: String,
     attributes: emit::rust::Attributes,
@@ -78,6 +79,7 @@ impl Default for Config {
             registry: PathBuf::from("registry"),
             out_dir: None,
             python_package: PYTHON_PACKAGE.to_owned(),
+            typescript_package: emit::typescript::PACKAGE.to_owned(),
             rust_file: RUST_FILE.to_owned(),
             include_file: INCLUDE_FILE.to_owned(),
             attributes: emit::rust::Attributes::default(),
@@ -108,6 +110,13 @@ impl Config {
     /// The Python package name (default: `concord_registry`).
     pub fn python_package(&mut self, name: impl Into<String>) -> &mut Self {
         self.python_package = name.into();
+        self
+    }
+
+    /// The npm package name of the TypeScript bindings (default:
+    /// `concord-registry`), written under `<out>/typescript/<name>/`.
+    pub fn typescript_package(&mut self, name: impl Into<String>) -> &mut Self {
+        self.typescript_package = name.into();
         self
     }
 
@@ -249,10 +258,11 @@ impl Config {
         lines
     }
 
-    /// Every file of `concord generate`, in memory: `rust/concord_registry.rs`
-    /// and `python/<package>/...`.
+    /// Every file of `concord generate`, in memory: `rust/concord_registry.rs`,
+    /// `python/<package>/...` and `typescript/<package>/...`.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Errors> {
         self.check_python_package()?;
+        self.check_typescript_package()?;
         let model = load(&self.registry)?;
         Ok(self.files(&model))
     }
@@ -270,12 +280,33 @@ impl Config {
         ))
     }
 
+    /// The npm package name must be one npm accepts: lowercase and URL-safe,
+    /// with an optional `@scope/`.
+    pub fn check_typescript_package(&self) -> Result<(), Errors> {
+        if emit::typescript::is_package_name(&self.typescript_package) {
+            return Ok(());
+        }
+        Err(Errors::one(
+            Path::new("typescript_package"),
+            "",
+            format!(
+                "{:?} must be an npm package name: lowercase letters, digits, `-`, `.`, `_`, `~`, with an optional `@scope/`",
+                error::shown(&self.typescript_package)
+            ),
+        ))
+    }
+
     /// Every generated file of a loaded model (see [`load`]), without the
     /// Rust attributes (those are for build scripts).
     pub fn files(&self, model: &model::Model) -> Vec<GeneratedFile> {
         let mut files = vec![GeneratedFile { path: Path::new("rust").join(RUST_FILE), contents: emit::rust::module(model) }];
         for (name, contents) in emit::python::package(model) {
             files.push(GeneratedFile { path: Path::new("python").join(&self.python_package).join(name), contents });
+        }
+        // A scoped name (`@team/contracts`) is a folder per part, as in node_modules.
+        let folder = self.typescript_package.split('/').fold(Path::new("typescript").to_path_buf(), |path, part| path.join(part));
+        for (name, contents) in emit::typescript::package(model, &self.typescript_package) {
+            files.push(GeneratedFile { path: folder.join(name), contents });
         }
         files
     }

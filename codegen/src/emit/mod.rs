@@ -4,6 +4,7 @@
 
 pub mod python;
 pub mod rust;
+pub mod typescript;
 
 /// The concord version that writes the bindings, which they name: each
 /// runtime says which versions' bindings it runs (docs/versions.md).

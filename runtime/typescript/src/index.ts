@@ -27,6 +27,7 @@ export {
   refusalKind,
   refusalMessage,
 } from "./profile.js";
+export * from "./record/index.js";
 export { sha256 } from "./sha256.js";
 export { check, type ReadOptions, read, readValue } from "./strict.js";
 export { firstDuplicate, JsonFloat, type JsonObject, type JsonValue, jsonEqual, toPlain } from "./value.js";
@@ -43,3 +44,8 @@ export {
   writeString,
   writeValue,
 } from "./write.js";
+/**
+ * A `Map` of JSON keys to values, in input order: kept unknown keys and typed
+ * maps. An interface, not an alias, so that a type may hold itself through it.
+ */
+export interface JsonMap<V> extends Map<string, V> {}

@@ -1,0 +1,74 @@
+/**
+ * The assertion engine, which checks a value against its pinned schema: the
+ * same Rust engine Rust and Python run (`concord_runtime::pinned::Checker`),
+ * reached through the Node addon `concord-engine` (runtime/node-engine).
+ * Where it cannot load (a browser, a platform without a build), every use
+ * refuses with `EngineUnavailable`: never another engine silently.
+ */
+
+import { EngineUnavailable } from "./errors.js";
+import type { Note, PinnedDocument } from "./registry.js";
+
+interface AddonValidator {
+  notesJson(
+    data: Uint8Array,
+    maxBytes: number,
+    limit: number,
+  ): { notes: [string, string, string, string, string][]; more: boolean };
+}
+
+interface Addon {
+  Validator: new (documents: [string, string, string | null][], pointer: string) => AddonValidator;
+  version(): string;
+}
+
+export interface Validator {
+  notesJson(data: Uint8Array, maxBytes: number, limit: number): { notes: Note[]; more: boolean };
+}
+
+let addon: Addon | undefined;
+let why = "the engine addon concord-engine is not installed";
+
+try {
+  // Top-level await: Node 20 and every bundler take it in an ES module; the
+  // name is a variable so that a bundler for browsers leaves it unresolved.
+  const name = "concord-engine";
+  const loaded = (await import(/* @vite-ignore */ name)) as { default?: Addon } & Partial<Addon>;
+  const candidate = (loaded.default ?? loaded) as Addon;
+  if (typeof candidate.version === "function" && candidate.version() !== "0.1.0") {
+    why = `the engine addon concord-engine is version ${candidate.version()}; this runtime needs 0.1.0`;
+  } else {
+    addon = candidate;
+  }
+} catch (error) {
+  why = `the engine addon concord-engine cannot load here (${(error as Error).message.split("\n")[0]})`;
+}
+
+/** The engine, or an `EngineUnavailable` refusal on every use. */
+export const engine = {
+  get available(): boolean {
+    return addon !== undefined;
+  },
+  validator(documents: readonly PinnedDocument[], pointer: string): Validator {
+    if (addon === undefined) throw new EngineUnavailable(`${why}: validation against the pinned schema needs it`);
+    const built = new addon.Validator(
+      documents.map((document) => [document.uri, document.text, document.dialect ?? null]),
+      pointer,
+    );
+    return {
+      notesJson(data, maxBytes, limit) {
+        const { notes, more } = built.notesJson(data, maxBytes, limit);
+        return {
+          notes: notes.map(([notePointer, keyword, schemaPath, message, line]) => ({
+            pointer: notePointer,
+            keyword,
+            schemaPath,
+            message,
+            line,
+          })),
+          more,
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,20 @@
+/** The record-type half of the runtime: what generated packages call. */
+
+export { engine } from "./engine.js";
+export { EngineUnavailable, SchemaError, VersionError } from "./errors.js";
+export { unknownKeys } from "./nodes.js";
+export {
+  type Note,
+  type PinnedDocument,
+  type PinnedSchema,
+  type ReadOptions,
+  type RecordType,
+  Refusal,
+  Registry,
+  registry,
+  type TypedId,
+  type TypedIdType,
+  type Unrecognized,
+  unrecognized,
+  VERSION,
+} from "./registry.js";

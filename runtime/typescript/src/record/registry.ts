@@ -1,0 +1,254 @@
+/**
+ * What generated modules call: a package's registry of plans, from which
+ * each record type's reader and writer are compiled on first use, and the
+ * record types themselves (`fromJson`, `toJson`, `digest`, `validate`), as
+ * `concord_runtime::Record` in Rust and `concord_runtime.Model` in Python.
+ */
+
+import { canonicalize, digestBytes } from "../canonical.js";
+import { decode, Lexer } from "../lexer.js";
+import { DEFAULT_MAX_BYTES } from "../profile.js";
+import * as strict from "../strict.js";
+import { isTypedId } from "./checks.js";
+import { engine } from "./engine.js";
+import { EngineUnavailable, SchemaError, VersionError } from "./errors.js";
+import { compileType, finishRead, type Node, startRead } from "./nodes.js";
+import { type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
+
+/** The runtime's version: generated packages name the version they were generated for. */
+export const VERSION = "0.1.0";
+
+/** A schema file as pinned: its base URI, digest and exact text, and the dialect its registry entry declares. */
+export interface PinnedDocument {
+  readonly uri: string;
+  readonly digest: string;
+  readonly text: string;
+  readonly dialect?: string;
+}
+
+export type { ReadOptions } from "../strict.js";
+
+import type { ReadOptions } from "../strict.js";
+
+/** One problem the pinned schema's engine found: where, which keyword, and what, never the refused value. */
+export interface Note {
+  readonly pointer: string;
+  readonly keyword: string;
+  readonly schemaPath: string;
+  readonly message: string;
+  readonly line: string;
+}
+
+/** A value fails its pinned schema: at most three notes, and whether there were more. */
+export class Refusal extends Error {
+  override readonly name = "Refusal";
+  readonly kind: string = "invalid";
+  constructor(
+    readonly notes: readonly Note[],
+    readonly more: boolean,
+  ) {
+    super([...notes.map((note) => note.line), ...(more ? ["..."] : [])].join("\n"));
+  }
+}
+
+/** A record type's schema as pinned, checked by the assertion engine (the Node addon `concord-engine`). */
+export interface PinnedSchema {
+  readonly documents: readonly PinnedDocument[];
+  /** Where the type's schema stands in the first document. */
+  readonly pointer: string;
+  /** Reads `input` under the strict profile, then checks it; throws `Refusal`. */
+  validateJson(input: Uint8Array | string, options?: ReadOptions): void;
+}
+
+/** A generated record type's value: reads, writes, digests and validates records of type `T`. */
+export interface RecordType<T> {
+  /** The type's name within its registry: `Entry.Type`. */
+  readonly label: string;
+  /** The pinned schema, for types that have one. */
+  readonly schema: PinnedSchema | undefined;
+  /** Reads one record: strict JSON first (`JsonError`), then the type (`SchemaError`, `VersionError`). */
+  fromJson(input: Uint8Array | string, options?: ReadOptions): T;
+  /** The record as JSON text, compact, in concord's layout (the bytes Rust and Python write). */
+  toJson(record: T): string;
+  /** `toJson` as UTF-8 bytes. */
+  toBytes(record: T): Uint8Array;
+  /** `sha256:<hex>` of the record's canonical JSON (`jcs-rfc8785-integer-v1`); refuses a record that holds a float. */
+  digest(record: T): string;
+  /** Checks the record against its pinned schema with the assertion engine; throws `Refusal`. */
+  validate(record: T): void;
+}
+
+interface ModuleEntry {
+  documents: readonly number[];
+  plan: ModulePlan;
+  nodes: Map<string, Node>;
+}
+
+/** A generated package's plans, by module. */
+export class Registry {
+  readonly #modules = new Map<string, ModuleEntry>();
+
+  constructor(readonly pinned: readonly PinnedDocument[]) {}
+
+  /** Adds a module's plan (what `<entry>.js` does when it is imported). */
+  add(module: string, documents: readonly number[], plan: ModulePlan): void {
+    if (plan.plan !== PLAN_VERSION) {
+      throw new Error(
+        `module ${module} holds a plan of format ${plan.plan}; concord-runtime ${VERSION} reads format ${PLAN_VERSION}: generate with the concord of this runtime's version`,
+      );
+    }
+    this.#modules.set(module, { documents, plan, nodes: new Map() });
+  }
+
+  /** The node of type `name` of `module`, compiled on first use. */
+  node(module: string, name: string): Node {
+    const entry = this.#modules.get(module);
+    if (entry === undefined) throw new Error(`no module ${module} in this registry (its module was not imported)`);
+    let node = entry.nodes.get(name);
+    if (node === undefined) {
+      const plan = entry.plan.types[name];
+      if (plan === undefined) throw new Error(`no type ${name} in module ${module}`);
+      node = compileType(name, plan, (ref) => this.node(ref.module ?? module, ref.type));
+      entry.nodes.set(name, node);
+    }
+    return node;
+  }
+
+  /** The record type `name` of `module`; `pointer`: where its schema stands in its entry's schema file, for a pinned type. */
+  record<T>(module: string, name: string, pointer?: string): RecordType<T> {
+    const entry = this.#modules.get(module);
+    const plan = entry?.plan.types[name];
+    if (entry === undefined || plan === undefined) throw new Error(`no record type ${module}.${name} in this registry`);
+    const documents = entry.documents.map((index) => this.pinned[index] as PinnedDocument);
+    return new Record_<T>(`${module}.${name}`, () => this.node(module, name), plan, documents, pointer);
+  }
+
+  /** The parser of a typed id's values. */
+  typedId<P extends string>(prefix: P): TypedIdType<P> {
+    return typedIdType(prefix);
+  }
+}
+
+/** The registry of a generated package of concord `version`: refuses bindings of another version. */
+export function registry(version: string, pinned: readonly PinnedDocument[]): Registry {
+  if (version !== VERSION) {
+    throw new Error(
+      `these bindings were generated by concord ${version}; concord-runtime ${VERSION} runs bindings of concord ${VERSION}: install concord-runtime@${version} or regenerate`,
+    );
+  }
+  return new Registry(pinned);
+}
+
+const encoder = new TextEncoder();
+
+class Record_<T> implements RecordType<T> {
+  #node: Node | undefined;
+  readonly schema: PinnedSchema | undefined;
+  readonly #asserted: boolean;
+
+  constructor(
+    readonly label: string,
+    private readonly compile: () => Node,
+    plan: TypePlan,
+    documents: readonly PinnedDocument[],
+    pointer: string | undefined,
+  ) {
+    this.#asserted = plan.pinning === "asserted";
+    this.schema = plan.pinning === undefined || pointer === undefined ? undefined : pinnedSchema(documents, pointer);
+  }
+
+  get node(): Node {
+    this.#node ??= this.compile();
+    return this.#node;
+  }
+
+  fromJson(input: Uint8Array | string, options?: ReadOptions): T {
+    const source = decode(input, options?.maxBytes);
+    const lx = new Lexer(source);
+    let record: T;
+    try {
+      startRead();
+      lx.ws();
+      record = this.node.read(lx, []) as T;
+      lx.end();
+      finishRead();
+    } catch (error) {
+      if (error instanceof SchemaError || error instanceof VersionError) {
+        // The strict profile's refusal comes first, wherever in the input it stands.
+        strict.check(input, options);
+      }
+      throw error;
+    }
+    if (this.#asserted) {
+      // The schema holds rules no type expresses: the engine has the last word.
+      if (this.schema === undefined) throw new EngineUnavailable(`${this.label} is ASSERTED but carries no schema`);
+      this.schema.validateJson(input, options);
+    }
+    return record;
+  }
+
+  toJson(record: T): string {
+    return this.node.write(record, []);
+  }
+
+  toBytes(record: T): Uint8Array {
+    return encoder.encode(this.toJson(record));
+  }
+
+  digest(record: T): string {
+    return digestBytes(canonicalize(this.toJson(record)));
+  }
+
+  validate(record: T): void {
+    if (this.schema === undefined) throw new Error(`${this.label} has no pinned schema`);
+    this.schema.validateJson(this.toJson(record));
+  }
+}
+
+function pinnedSchema(documents: readonly PinnedDocument[], pointer: string): PinnedSchema {
+  let validator: ReturnType<typeof engine.validator> | undefined;
+  return {
+    documents,
+    pointer,
+    validateJson(input, options) {
+      validator ??= engine.validator(documents, pointer);
+      const bytes = typeof input === "string" ? encoder.encode(input) : input;
+      const { notes, more } = validator.notesJson(bytes, options?.maxBytes ?? DEFAULT_MAX_BYTES, 3);
+      if (notes.length > 0) throw new Refusal(notes, more);
+    },
+  };
+}
+
+declare const typedIdBrand: unique symbol;
+/** A typed id's value: `<prefix>_<lowercase UUIDv7>`, made only by its parser or a read. */
+export type TypedId<P extends string> = `${P}_${string}` & { readonly [typedIdBrand]: P };
+
+export interface TypedIdType<P extends string> {
+  readonly prefix: P;
+  /** `text` as an id, or a `SchemaError` when it is not `<prefix>_<lowercase UUIDv7>`. */
+  parse(text: string): TypedId<P>;
+  is(text: string): text is TypedId<P>;
+}
+
+function typedIdType<P extends string>(prefix: P): TypedIdType<P> {
+  const is = (text: string): text is TypedId<P> => isTypedId(text, prefix);
+  return {
+    prefix,
+    is,
+    parse(text) {
+      if (!is(text)) throw new SchemaError("", `not a ${prefix}_ id with a lowercase UUIDv7 (x-typed-id)`);
+      return text;
+    },
+  };
+}
+
+declare const unrecognizedBrand: unique symbol;
+/** A value of an open enum that its schema does not list: kept as read, written back unchanged. */
+export type Unrecognized = string & { readonly [unrecognizedBrand]: true };
+
+/** `text` as an open enum's unlisted value. */
+export function unrecognized(text: string): Unrecognized {
+  return text as Unrecognized;
+}
+
+export type { ModulePlan };
