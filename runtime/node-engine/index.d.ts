@@ -38,8 +38,9 @@ export class Validator {
   /**
    * Reads `data` under the strict profile (at most `maxBytes` bytes), then
    * checks it: at most `limit` notes. Throws a {@link JsonEngineError} when
-   * the profile refuses the bytes, a RangeError-like Error for a `maxBytes`
-   * or `limit` that is no whole number from 0 to 2^53 - 1.
+   * the profile refuses the bytes; an Error whose `code` is "InvalidArg" for
+   * `data` that is no Uint8Array, or a `maxBytes` or `limit` that is no whole
+   * number from 0 to 2^53 - 1.
    */
   notesJson(data: Uint8Array, maxBytes: number, limit: number): Notes;
 }

@@ -1,11 +1,11 @@
 //! The Rust side of the addon's differential test (`test/engine.test.mjs`):
 //! what the Rust runtime says of each case, as a generated type's
-//! `validate_json` says it (`read::value` under the default limits, then
-//! `Checker::validate`), for the addon to be compared with.
+//! `validate_json` says it (`read::value`, under the default limits unless
+//! the case says, then `Checker::validate`), for the addon to be compared with.
 //!
 //! Reads a request on standard input, `{"suite": <folder or null>, "cases":
 //! [{"documents": [[uri, text, dialect or null]...], "pointer": "...",
-//! "inputs": [[byte...]...]}...]}`, and writes one JSON object: each case's
+//! "inputs": [[byte...]...], "maxBytes"?: n}...]}`, and writes one JSON object: each case's
 //! build and each input's answer, and, when `suite` names a folder of the
 //! JSON-Schema-Test-Suite (`.../draft2020-12`), every test of its `*.json`
 //! files with the exact texts the addon is to be given. A suite file is read
@@ -38,9 +38,10 @@ fn case(case: &Value) -> Value {
     let documents: Vec<(String, String, Option<String>)> = serde_json::from_value(case["documents"].clone()).expect("documents");
     let pointer = case["pointer"].as_str().unwrap_or_default();
     let inputs: Vec<Vec<u8>> = serde_json::from_value(case["inputs"].clone()).expect("inputs");
+    let limits = Limits { max_bytes: case["maxBytes"].as_u64().map_or(DEFAULT_MAX_BYTES, |max| max as usize) };
     let sources: Vec<Source<'_>> = documents.iter().map(|(uri, text, dialect)| Source { uri, text, dialect: dialect.as_deref() }).collect();
     match Checker::build(&sources, pointer) {
-        Ok(checker) => json!({"built": true, "answers": inputs.iter().map(|input| answer(&checker, input)).collect::<Vec<_>>()}),
+        Ok(checker) => json!({"built": true, "answers": inputs.iter().map(|input| answer(&checker, input, limits)).collect::<Vec<_>>()}),
         Err(problem) => json!({"built": false, "error": problem}),
     }
 }
@@ -48,8 +49,8 @@ fn case(case: &Value) -> Value {
 /// What the Rust runtime says of `input`: `{"notes": [[pointer, keyword,
 /// schemaPath, message, line]...], "more"}` (no notes: it passes), or the
 /// strict profile's refusal.
-fn answer(checker: &Checker, input: &[u8]) -> Value {
-    let value = match read::value(input, Limits::default()) {
+fn answer(checker: &Checker, input: &[u8], limits: Limits) -> Value {
+    let value = match read::value(input, limits) {
         Ok(value) => value,
         Err(error) => return json!({"jsonError": {"message": error.to_string(), "kind": error.kind.name(), "offset": error.offset}}),
     };
