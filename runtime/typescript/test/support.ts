@@ -87,16 +87,7 @@ export function stringWithLoneSurrogates(data: Uint8Array): string | undefined {
       continue;
     }
     // One valid character, else give up.
-    const width =
-      lead < 0x80
-        ? 1
-        : lead >= 0xc2 && lead <= 0xdf
-          ? 2
-          : lead >= 0xe0 && lead <= 0xef
-            ? 3
-            : lead >= 0xf0 && lead <= 0xf4
-              ? 4
-              : 0;
+    const width = sequenceWidth(lead);
     if (width === 0 || index + width > data.length) {
       return undefined;
     }
@@ -121,4 +112,18 @@ export function stringWithLoneSurrogates(data: Uint8Array): string | undefined {
     index += width;
   }
   return lone ? text : undefined;
+}
+
+/** How many bytes the UTF-8 sequence led by `lead` takes; 0 for a byte that leads none. */
+function sequenceWidth(lead: number): number {
+  if (lead < 0x80) {
+    return 1;
+  }
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    return 2;
+  }
+  if (lead >= 0xe0 && lead <= 0xef) {
+    return 3;
+  }
+  return lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
 }
