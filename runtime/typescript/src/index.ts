@@ -7,12 +7,14 @@
 
 export {
   CanonicalError,
+  canonicalBytes,
   canonicalize,
   canonicalOf,
   digest,
   digestBytes,
   digestJson,
   PROFILE,
+  writeCanonical,
 } from "./canonical.js";
 export { formatFloat } from "./float.js";
 export { decode, firstInvalidByte, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
@@ -42,4 +44,5 @@ export {
   writeInteger,
   writeString,
   writeValue,
+  writeValueTo,
 } from "./write.js";

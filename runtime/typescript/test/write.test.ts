@@ -14,6 +14,7 @@ import {
   writeInteger,
   writeString,
   writeValue,
+  writeValueTo,
 } from "../src/index.js";
 import { outcome } from "./support.js";
 
@@ -80,11 +81,12 @@ test("integers and floats, and what the profile refuses", () => {
   for (const [action, expected] of refused) {
     assert.equal(outcome(action), expected);
   }
-  const out = new Output();
+  const out = new Output(1);
   writeString(out, "a");
   writeInteger(out, 1);
   writeFloat(out, 1);
-  assert.equal(out.text, '"a"11.0');
+  writeString(out, "é😀\n");
+  assert.equal(out.toString(), '"a"11.0"é😀\\n"');
 });
 
 test("free-form values: order kept, integers as integers, floats as floats, refusals at their pointer", () => {
@@ -135,10 +137,13 @@ test("nesting deeper than 64 is refused at the 65th container, counting the leve
     `at "/deep${"/0".repeat(63)}": nesting deeper than 64 levels`,
   );
   assert.equal(
-    outcome(() => writeValue([[1]], 63)),
+    outcome(() => writeValueTo(new Output(), [[1]], 63)),
     'at "/0": nesting deeper than 64 levels',
   );
-  assert.equal(writeValue([1], 63), "[1]");
+  const out = new Output(1);
+  writeValueTo(out, [1], 63);
+  assert.equal(out.toString(), "[1]");
+  assert.deepEqual([...out.toBytes()], [0x5b, 0x31, 0x5d]);
 });
 
 test("toBytes is UTF-8", () => {
