@@ -17,7 +17,7 @@ export {
   writeCanonical,
 } from "./canonical.js";
 export { formatFloat } from "./float.js";
-export { decode, firstInvalidByte, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
+export { decode, firstInvalidByte, firstLoneSurrogate, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
 export {
   DEFAULT_MAX_BYTES,
   type ErrorKind,

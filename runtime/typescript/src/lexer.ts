@@ -82,7 +82,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function decode(input: Uint8Array | string, maxBytes: number = DEFAULT_MAX_BYTES): Source {
   if (!(maxBytes >= 0)) {
-    throw new RangeError("maxBytes must not be negative");
+    throw new RangeError(`maxBytes must be a number of bytes, not ${maxBytes}`);
   }
   if (typeof input === "string") {
     return decodeString(input, maxBytes);

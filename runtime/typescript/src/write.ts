@@ -126,50 +126,56 @@ export class Output {
    */
   string(text: string): void {
     const units = text.length;
-    // At most 6 bytes a unit (`\u00xx`), and the quotes.
-    this.reserve(units * 6 + 2);
-    const buffer = this.buffer;
-    let at = this.length;
-    buffer[at++] = 0x22;
-    for (let index = 0; index < units; index++) {
-      const code = text.charCodeAt(index);
-      if (code < 0x80) {
-        const letter = ESCAPE[code] as number;
-        if (letter === 0) {
-          buffer[at++] = code;
-        } else if (letter === 0x75) {
-          buffer[at++] = 0x5c;
-          buffer[at++] = 0x75;
-          buffer[at++] = 0x30;
-          buffer[at++] = 0x30;
-          buffer[at++] = HEX.charCodeAt(code >> 4);
-          buffer[at++] = HEX.charCodeAt(code & 15);
+    this.byte(0x22);
+    let index = 0;
+    while (index < units) {
+      // A window at a time, with room for its worst case (6 bytes a unit,
+      // `\u00xx`): a long string reserves little more than it needs.
+      const stop = Math.min(units, index + 8192);
+      this.reserve((stop - index) * 6);
+      const buffer = this.buffer;
+      let at = this.length;
+      for (; index < stop; index++) {
+        const code = text.charCodeAt(index);
+        if (code < 0x80) {
+          const letter = ESCAPE[code] as number;
+          if (letter === 0) {
+            buffer[at++] = code;
+          } else if (letter === 0x75) {
+            buffer[at++] = 0x5c;
+            buffer[at++] = 0x75;
+            buffer[at++] = 0x30;
+            buffer[at++] = 0x30;
+            buffer[at++] = HEX.charCodeAt(code >> 4);
+            buffer[at++] = HEX.charCodeAt(code & 15);
+          } else {
+            buffer[at++] = 0x5c;
+            buffer[at++] = letter;
+          }
+        } else if (code < 0x800) {
+          buffer[at++] = 0xc0 | (code >> 6);
+          buffer[at++] = 0x80 | (code & 63);
+        } else if (code < 0xd800 || code > 0xdfff) {
+          buffer[at++] = 0xe0 | (code >> 12);
+          buffer[at++] = 0x80 | ((code >> 6) & 63);
+          buffer[at++] = 0x80 | (code & 63);
         } else {
-          buffer[at++] = 0x5c;
-          buffer[at++] = letter;
+          const low = text.charCodeAt(index + 1);
+          if (code > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) {
+            throw new WriteError("", `a string holds the lone surrogate U+${code.toString(16).toUpperCase()}`);
+          }
+          // The pair's 4 bytes fit in the room of its first unit.
+          index++;
+          const point = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+          buffer[at++] = 0xf0 | (point >> 18);
+          buffer[at++] = 0x80 | ((point >> 12) & 63);
+          buffer[at++] = 0x80 | ((point >> 6) & 63);
+          buffer[at++] = 0x80 | (point & 63);
         }
-      } else if (code < 0x800) {
-        buffer[at++] = 0xc0 | (code >> 6);
-        buffer[at++] = 0x80 | (code & 63);
-      } else if (code < 0xd800 || code > 0xdfff) {
-        buffer[at++] = 0xe0 | (code >> 12);
-        buffer[at++] = 0x80 | ((code >> 6) & 63);
-        buffer[at++] = 0x80 | (code & 63);
-      } else {
-        const low = text.charCodeAt(index + 1);
-        if (code > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) {
-          throw new WriteError("", `a string holds the lone surrogate U+${code.toString(16).toUpperCase()}`);
-        }
-        index++;
-        const point = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-        buffer[at++] = 0xf0 | (point >> 18);
-        buffer[at++] = 0x80 | ((point >> 12) & 63);
-        buffer[at++] = 0x80 | ((point >> 6) & 63);
-        buffer[at++] = 0x80 | (point & 63);
       }
+      this.length = at;
     }
-    buffer[at++] = 0x22;
-    this.length = at;
+    this.byte(0x22);
   }
 
   /** The bytes written (a copy: the buffer is reused as it grows). */

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decode, firstInvalidByte, JsonError, Lexer, utf8Length } from "../src/index.js";
+import {
+  decode,
+  firstInvalidByte,
+  firstLoneSurrogate,
+  JsonError,
+  Lexer,
+  utf8Length,
+  wellFormed,
+} from "../src/index.js";
 import { bytes, outcome, random } from "./support.js";
 
 function lexer(text: string): Lexer {
@@ -81,6 +89,34 @@ test("a lone surrogate in a JS string is invalid UTF-8 at its byte offset, as Ru
   );
   // A pair is one character.
   assert.equal(decode('"\ud83d\ude00"').text, '"😀"');
+});
+
+test("lone surrogates are found by the native check and by the fallback expression alike", () => {
+  const next = random(0xd800n);
+  const units = [0x61, 0xe9, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xd83d, 0xde00, 0xfeff];
+  for (let round = 0; round < 3000; round++) {
+    const text = String.fromCharCode(...Array.from({ length: next(8) }, () => units[next(units.length)] as number));
+    const native = (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+    assert.equal(wellFormed(text), native);
+    const first = firstLoneSurrogate(text);
+    assert.equal(first === -1, native, JSON.stringify(text));
+    if (first >= 0) {
+      // The first unit that is no half of a pair.
+      let index = 0;
+      while (index < text.length) {
+        const unit = text.charCodeAt(index);
+        const following = text.charCodeAt(index + 1);
+        if (unit >= 0xd800 && unit <= 0xdbff && following >= 0xdc00 && following <= 0xdfff) {
+          index += 2;
+        } else if (unit >= 0xd800 && unit <= 0xdfff) {
+          break;
+        } else {
+          index++;
+        }
+      }
+      assert.equal(first, index, JSON.stringify(text));
+    }
+  }
 });
 
 test("the first invalid byte is where Rust's valid_up_to says", () => {

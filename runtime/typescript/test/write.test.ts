@@ -16,7 +16,7 @@ import {
   writeValue,
   writeValueTo,
 } from "../src/index.js";
-import { outcome } from "./support.js";
+import { outcome, random } from "./support.js";
 
 test("strings are escaped as canonical JSON escapes them", () => {
   const short: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\" };
@@ -27,6 +27,30 @@ test("strings are escaped as canonical JSON escapes them", () => {
   }
   // DEL, U+2028/2029, `/` and non-ASCII stay raw.
   assert.equal(stringText("\u007f\u2028\u2029/é😀\ufeff"), '"\u007f\u2028\u2029/é😀\ufeff"');
+});
+
+test("random strings, long ones across the writer's windows too, are written as JSON.stringify escapes them", () => {
+  const next = random(0xfeedn);
+  const pieces = ["a", "é", "€", "😀", "\n", "\u0001", '"', "\\", "\u007f", "\u2028", "\ud7ff", "\ue000", "\uffff"];
+  for (const length of [0, 1, 2, 10, 100, 8191, 8192, 8193, 20000]) {
+    for (let round = 0; round < 4; round++) {
+      let text = "";
+      while (text.length < length) {
+        text += pieces[next(pieces.length)];
+      }
+      const out = new Output(1);
+      writeString(out, text);
+      assert.deepEqual(out.toBytes(), new TextEncoder().encode(JSON.stringify(text)), `length ${text.length}`);
+      assert.equal(stringText(text), JSON.stringify(text));
+    }
+  }
+  // A pair straddling the window boundary, and a lone surrogate past it.
+  const straddle = `${"a".repeat(8191)}😀b`;
+  assert.equal(stringText(straddle), JSON.stringify(straddle));
+  assert.equal(
+    outcome(() => stringText(`${"a".repeat(9000)}\ud800`)),
+    'at "": a string holds the lone surrogate U+D800',
+  );
 });
 
 test("a lone surrogate in a string to write is refused, in Python's words", () => {
