@@ -242,8 +242,10 @@ export function writeFloat(out: Output, value: number): void {
 /**
  * A free-form value as compact JSON text: members in their order, an
  * integral `number` as an integer (`5`), a `JsonFloat` or any other `number`
- * as a float (`5.0`, `5.5`). Refusals are `WriteError`s with the pointer
- * below this value. (`writeValueTo` appends the bytes instead.)
+ * as a float (`5.0`, `5.5`). So an integral `number` beyond ±(2^53-1) is an
+ * unsafe integer and refused: wrap it in a `JsonFloat` to write it as a
+ * float (`1e+20`), as reading `1e20` gives. Refusals are `WriteError`s with
+ * the pointer below this value. (`writeValueTo` appends the bytes instead.)
  */
 export function writeValue(value: JsonValue): string {
   const out = new Output(4096);
