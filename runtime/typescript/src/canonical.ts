@@ -7,8 +7,10 @@
  * float (even `1.0`) or an unsafe integer.
  *
  * Keys are sorted by UTF-16 code units, which is how JavaScript compares
- * strings (`Array.prototype.sort`'s default order); strings are escaped as
- * the writer escapes them.
+ * strings; strings are escaped as the writer escapes them. What only a value
+ * built in code can hold is refused too: a lone surrogate (at the string's
+ * pointer, or a key's object; Python's oracle, which checks once at the end,
+ * says `""`), NaN, infinities and `-0.0` as floats (in Python's `repr` words).
  */
 
 import { formatFloat } from "./float.js";
