@@ -1,6 +1,12 @@
-//! One test runs the same vector files through the Rust and the Python
-//! runtime (strict reading, canonical JSON, digests) and fails on any
-//! difference between the two, or from the expected result.
+//! One test runs the same vector files through the Rust, the Python and the
+//! TypeScript runtime (strict reading, canonical JSON, digests) and fails on
+//! any difference between the three, or from the expected result.
+//!
+//! Python runs `tests/python/conformance_runner.py` (`CONCORD_PYTHON`, else
+//! `.venv/bin/python`); TypeScript runs `tests/typescript/conformance_runner.mjs`
+//! with `node` (`CONCORD_NODE`, else `node` on the `PATH`) against the built
+//! runtime (`npm ci && npx tsc -p runtime/typescript`). A missing or stale
+//! one fails the test, saying so: never a silent skip.
 //!
 //! Set CONCORD_BLESS=1 to rewrite the JSONTestSuite verdict table after a
 //! deliberate change of the profile; review the diff.
@@ -11,7 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The workspace: the vectors and the Python runtime live there.
+/// The workspace: the vectors and the Python and TypeScript runtimes live there.
 fn root() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
@@ -68,21 +74,48 @@ fn rust_answer(input: &Input) -> Value {
 fn python_answers(inputs: &[Input]) -> Vec<Value> {
     let python = std::env::var("CONCORD_PYTHON").unwrap_or_else(|_| root().join(".venv/bin/python").display().to_string());
     assert!(Path::new(&python).exists(), "no Python at {python}: run scripts/test, which creates .venv");
-    let mut child = Command::new(python)
-        .arg(root().join("tests/python/conformance_runner.py"))
-        .env("PYTHONPATH", root().join("runtime/python"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut command = Command::new(python);
+    command.arg(root().join("tests/python/conformance_runner.py")).env("PYTHONPATH", root().join("runtime/python"));
+    runner_answers("Python", command, inputs)
+}
+
+fn typescript_answers(inputs: &[Input]) -> Vec<Value> {
+    let node = std::env::var("CONCORD_NODE").unwrap_or_else(|_| "node".into());
+    let version = Command::new(&node).arg("--version").output();
+    assert!(
+        version.as_ref().is_ok_and(|output| output.status.success()),
+        "no Node.js (`{node} --version` failed: {version:?}): the conformance test runs the TypeScript runtime too; install Node 20 or set CONCORD_NODE"
+    );
+    let package = root().join("runtime/typescript");
+    let built = package.join("dist/src/index.js");
+    assert!(built.exists(), "the TypeScript runtime is not built ({} is missing): run `npm ci && npx tsc -p runtime/typescript`", built.display());
+    // A build older than its sources would test yesterday's runtime.
+    let modified = |path: &Path| std::fs::metadata(path).and_then(|metadata| metadata.modified()).unwrap();
+    for source in sorted_files(&package.join("src")) {
+        let output = package.join("dist/src").join(source.with_extension("js").file_name().unwrap());
+        assert!(
+            output.exists() && modified(&output) >= modified(&source),
+            "the TypeScript runtime's build is older than {}: run `npx tsc -p runtime/typescript`",
+            source.display()
+        );
+    }
+    let mut command = Command::new(node);
+    command.arg(root().join("tests/typescript/conformance_runner.mjs"));
+    runner_answers("TypeScript", command, inputs)
+}
+
+/// Each input's answer from another language's runner: one JSON request a
+/// line on its standard input, one answer a line on its standard output.
+fn runner_answers(language: &str, mut command: Command, inputs: &[Input]) -> Vec<Value> {
+    let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap_or_else(|error| panic!("the {language} runner did not start: {error}"));
     let requests: String = inputs.iter().map(|input| json!({"hex": hex(&input.bytes), "max_bytes": input.max_bytes}).to_string() + "\n").collect();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()).unwrap());
     let output = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    assert!(output.status.success(), "the Python runner failed");
+    assert!(output.status.success(), "the {language} runner failed");
     let answers: Vec<Value> = String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(answers.len(), inputs.len(), "the Python runner answered {} of {} inputs", answers.len(), inputs.len());
+    assert_eq!(answers.len(), inputs.len(), "the {language} runner answered {} of {} inputs", answers.len(), inputs.len());
     answers
 }
 
@@ -116,7 +149,7 @@ fn expected_answer(case: &Value) -> Value {
 }
 
 #[test]
-fn rust_and_python_agree_on_every_vector() {
+fn rust_python_and_typescript_agree_on_every_vector() {
     let vectors = root().join("fixtures/vectors");
     let mut inputs = Vec::new();
     let mut expectations: Vec<Expectation> = Vec::new();
@@ -192,14 +225,18 @@ fn rust_and_python_agree_on_every_vector() {
     }
 
     let python = python_answers(&inputs);
+    let typescript = typescript_answers(&inputs);
     let mut failures = Vec::new();
     let mut verdicts = String::from("# file\tverdict of both strict readers (ok, or the first error)\n");
     for (index, input) in inputs.iter().enumerate() {
         let rust = rust_answer(input);
-        if rust != python[index] {
-            failures.push(format!("{}: Rust and Python differ\n  rust:   {rust}\n  python: {}", input.name, python[index]));
+        if rust != python[index] || rust != typescript[index] {
+            failures.push(format!(
+                "{}: the languages differ\n  rust:       {rust}\n  python:     {}\n  typescript: {}",
+                input.name, python[index], typescript[index]
+            ));
         } else if let Err(why) = expectations[index](&rust) {
-            failures.push(format!("{}: {why}\n  both:   {rust}", input.name));
+            failures.push(format!("{}: {why}\n  all three:  {rust}", input.name));
         }
         if index >= first_suite {
             verdicts.push_str(&format!("{}\t{}\n", input.name.trim_start_matches("json-test-suite/"), rust["read"].as_str().unwrap()));
@@ -221,9 +258,9 @@ fn rust_and_python_agree_on_every_vector() {
 
 /// Differential check beyond the vectors: thousands of deterministic
 /// mutations of the vector inputs (bytes flipped, inserted, deleted, cut)
-/// must get the same answer from both runtimes, errors included.
+/// must get the same answer from all three runtimes, errors included.
 #[test]
-fn rust_and_python_agree_on_mutated_inputs() {
+fn rust_python_and_typescript_agree_on_mutated_inputs() {
     let vectors = root().join("fixtures/vectors");
     let mut seeds: Vec<Vec<u8>> = sorted_files(&vectors.join("json-test-suite/test_parsing"))
         .iter()
@@ -260,12 +297,14 @@ fn rust_and_python_agree_on_mutated_inputs() {
         }
     }
     let python = python_answers(&inputs);
+    let typescript = typescript_answers(&inputs);
     let differences: Vec<String> = inputs
         .iter()
-        .zip(&python)
-        .filter_map(|(input, python)| {
+        .zip(python.iter().zip(&typescript))
+        .filter_map(|(input, (python, typescript))| {
             let rust = rust_answer(input);
-            (rust != *python).then(|| format!("{} ({}):\n  rust:   {rust}\n  python: {python}", input.name, hex(&input.bytes)))
+            (rust != *python || rust != *typescript)
+                .then(|| format!("{} ({}):\n  rust:       {rust}\n  python:     {python}\n  typescript: {typescript}", input.name, hex(&input.bytes)))
         })
         .take(10)
         .collect();

@@ -7,8 +7,10 @@
  * float (even `1.0`) or an unsafe integer.
  *
  * Keys are sorted by UTF-16 code units, which is how JavaScript compares
- * strings (`Array.prototype.sort`'s default order); strings are escaped as
- * the writer escapes them.
+ * strings; strings are escaped as the writer escapes them. What only a value
+ * built in code can hold is refused too: a lone surrogate (at the string's
+ * pointer, or a key's object; Python's oracle, which checks once at the end,
+ * says `""`), NaN, infinities and `-0.0` as floats (in Python's `repr` words).
  */
 
 import { formatFloat } from "./float.js";
@@ -16,7 +18,7 @@ import { MAX_SAFE_INTEGER, prefix } from "./profile.js";
 import { sha256 } from "./sha256.js";
 import { type ReadOptions, read } from "./strict.js";
 import { JsonFloat, type JsonObject, type JsonValue } from "./value.js";
-import { pointerToken, stringText, WriteError } from "./write.js";
+import { Output, pointerToken, WriteError } from "./write.js";
 
 /** The profile's name, as its requirement gives it (docs/decisions/canonical-json.md). */
 export const PROFILE = "jcs-rfc8785-integer-v1";
@@ -51,11 +53,9 @@ export class CanonicalError extends Error {
   }
 }
 
-const encoder = new TextEncoder();
-
 /** Reads `input` strictly and writes its canonical form (UTF-8). */
 export function canonicalize(input: Uint8Array | string, options?: ReadOptions): Uint8Array {
-  return encoder.encode(canonicalOf(read(input, options)));
+  return canonicalBytes(read(input, options));
 }
 
 /** `sha256:<hex>` over the canonical form of `input`. */
@@ -65,7 +65,7 @@ export function digestJson(input: Uint8Array | string, options?: ReadOptions): s
 
 /** `sha256:<hex>` over the canonical form of a value. */
 export function digest(value: JsonValue): string {
-  return digestBytes(encoder.encode(canonicalOf(value)));
+  return digestBytes(canonicalBytes(value));
 }
 
 /** `sha256:<64 lowercase hex>` over exact bytes, with no normalization. */
@@ -80,25 +80,48 @@ export function digestBytes(bytes: Uint8Array): string {
 
 /** The canonical text of a value; throws `CanonicalError`. */
 export function canonicalOf(value: JsonValue): string {
+  const out = new Output(4096);
+  writeCanonical(out, value);
+  return out.toString();
+}
+
+/** The canonical bytes of a value; throws `CanonicalError`. */
+export function canonicalBytes(value: JsonValue): Uint8Array {
+  const out = new Output(4096);
+  writeCanonical(out, value);
+  return out.toBytes();
+}
+
+/** Appends the canonical form of a value to `out`; throws `CanonicalError`. */
+export function writeCanonical(out: Output, value: JsonValue): void {
   switch (typeof value) {
     case "string":
-      return canonicalString(value);
+      canonicalString(out, value);
+      return;
     case "number":
-      return Number.isInteger(value) ? integer(value) : float(value);
+      if (!Number.isInteger(value)) {
+        float(value);
+      }
+      out.ascii(integer(value));
+      return;
     case "boolean":
-      return value ? "true" : "false";
+      out.ascii(value ? "true" : "false");
+      return;
     case "object":
       if (value === null) {
-        return "null";
+        out.ascii("null");
+        return;
       }
       if (value instanceof JsonFloat) {
-        return float(value.value);
+        float(value.value);
       }
       if (Array.isArray(value)) {
-        return array(value);
+        array(out, value);
+        return;
       }
       if (value instanceof Map) {
-        return object(value);
+        object(out, value);
+        return;
       }
       throw new CanonicalError("", "a plain object is not a JSON value here: a free-form object is a Map");
     default:
@@ -106,9 +129,9 @@ export function canonicalOf(value: JsonValue): string {
   }
 }
 
-function canonicalString(text: string): string {
+function canonicalString(out: Output, text: string): void {
   try {
-    return stringText(text);
+    out.string(text);
   } catch (error) {
     throw error instanceof WriteError ? new CanonicalError("", error.detail) : error;
   }
@@ -133,37 +156,62 @@ function float(value: number): never {
   throw new CanonicalError("", `${PROFILE} admits integers only, not the float ${prefix(text)}`);
 }
 
-function array(items: readonly JsonValue[]): string {
-  let text = "[";
+function array(out: Output, items: readonly JsonValue[]): void {
+  out.byte(0x5b);
   for (let index = 0; index < items.length; index++) {
     if (index > 0) {
-      text += ",";
+      out.byte(0x2c);
     }
     try {
-      text += canonicalOf(items[index] as JsonValue);
+      writeCanonical(out, items[index] as JsonValue);
     } catch (error) {
       throw error instanceof CanonicalError ? error.under(index) : error;
     }
   }
-  return `${text}]`;
+  out.byte(0x5d);
 }
 
-function object(members: JsonObject): string {
-  // The default sort compares UTF-16 code units, as RFC 8785 orders keys.
-  const keys = [...members.keys()].sort();
-  let text = "{";
+function object(out: Output, members: JsonObject): void {
+  const keys = sortedKeys(members);
+  out.byte(0x7b);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
     if (index > 0) {
-      text += ",";
+      out.byte(0x2c);
     }
-    text += canonicalString(key);
-    text += ":";
+    canonicalString(out, key);
+    out.byte(0x3a);
     try {
-      text += canonicalOf(members.get(key) as JsonValue);
+      writeCanonical(out, members.get(key) as JsonValue);
     } catch (error) {
       throw error instanceof CanonicalError ? error.under(key) : error;
     }
   }
-  return `${text}}`;
+  out.byte(0x7d);
+}
+
+/**
+ * The keys in RFC 8785's order: by UTF-16 code units, which is how `<` and
+ * the default `sort` compare strings. Records hold few keys: an insertion
+ * sort on them spares `sort`'s setup (measured on evidence-shaped records:
+ * canonical bytes from a value in half the time).
+ */
+function sortedKeys(members: JsonObject): string[] {
+  const keys: string[] = [];
+  for (const key of members.keys()) {
+    keys.push(key);
+  }
+  if (keys.length > 16) {
+    return keys.sort();
+  }
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (keys[at] as string) > key) {
+      keys[at + 1] = keys[at] as string;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
 }

@@ -7,15 +7,17 @@
 
 export {
   CanonicalError,
+  canonicalBytes,
   canonicalize,
   canonicalOf,
   digest,
   digestBytes,
   digestJson,
   PROFILE,
+  writeCanonical,
 } from "./canonical.js";
 export { formatFloat } from "./float.js";
-export { decode, firstInvalidByte, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
+export { decode, firstInvalidByte, firstLoneSurrogate, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
 export {
   DEFAULT_MAX_BYTES,
   type ErrorKind,
@@ -43,6 +45,7 @@ export {
   writeInteger,
   writeString,
   writeValue,
+  writeValueTo,
 } from "./write.js";
 /**
  * A `Map` of JSON keys to values, in input order: kept unknown keys and typed

@@ -82,7 +82,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function decode(input: Uint8Array | string, maxBytes: number = DEFAULT_MAX_BYTES): Source {
   if (!(maxBytes >= 0)) {
-    throw new RangeError("maxBytes must not be negative");
+    throw new RangeError(`maxBytes must be a number of bytes, not ${maxBytes}`);
   }
   if (typeof input === "string") {
     return decodeString(input, maxBytes);
@@ -97,8 +97,10 @@ export function decode(input: Uint8Array | string, maxBytes: number = DEFAULT_MA
   let text: string;
   try {
     text = decoder.decode(input);
-  } catch {
-    throw JsonError.of({ refusal: "invalid-utf8" }, firstInvalidByte(input));
+  } catch (error) {
+    const at = firstInvalidByte(input);
+    // Valid bytes the decoder would not take (a view of shared memory, in some browsers): its own error.
+    throw at < 0 ? error : JsonError.of({ refusal: "invalid-utf8" }, at);
   }
   return new Source(text, text.length === size);
 }
