@@ -103,10 +103,13 @@ enum Command {
         /// The Python with pydantic installed [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
         #[arg(long)]
         python: Option<PathBuf>,
+        /// The languages to run: rust and python always, typescript unless left out (Node.js with concord-runtime; `$CONCORD_NODE`, else `node`).
+        #[arg(long, default_value = "rust,python,typescript", value_parser = roundtrip::Languages::parse)]
+        languages: roundtrip::Languages,
     },
     /// Differential fuzzing: instances of every record type drawn from the
-    /// model, and near-misses of them, go as the same bytes to the Rust and
-    /// the Python bindings, which must agree on verdict, error kind,
+    /// model, and near-misses of them, go as the same bytes to the Rust, the
+    /// Python and the TypeScript bindings, which must agree on verdict, error kind,
     /// pointer, output bytes and digest. Exits 1 on any disagreement, each
     /// shrunk and written as a round-trip fixture.
     Fuzz {
@@ -135,6 +138,9 @@ enum Command {
         /// [default: $CONCORD_PYTHON, else .venv/bin/python, else python3].
         #[arg(long)]
         python: Option<PathBuf>,
+        /// The languages to compare: rust and python always, typescript unless left out (Node.js with concord-runtime).
+        #[arg(long, default_value = "rust,python,typescript", value_parser = roundtrip::Languages::parse)]
+        languages: roundtrip::Languages,
     },
     /// Strict reading and canonical JSON (jcs-rfc8785-integer-v1), as
     /// `python -m concord_runtime json` does them: same bytes, same exit codes.
@@ -385,17 +391,17 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Roundtrip { registry, fixtures, work_dir, python } => {
+        Command::Roundtrip { registry, fixtures, work_dir, python, languages } => {
             let python = python.unwrap_or_else(roundtrip::default_python);
             let work_dir = work_dir.unwrap_or_else(roundtrip::default_work_dir);
-            let report = roundtrip::run(Config::new().registry(&registry), &fixtures, &work_dir, &python)?;
+            let report = roundtrip::run(Config::new().registry(&registry), &fixtures, &work_dir, &python, languages)?;
             print!("{report}");
             Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Fuzz { registry, cases, seed, time, only, release, findings, work_dir, python } => {
+        Command::Fuzz { registry, cases, seed, time, only, release, findings, work_dir, python, languages } => {
             let python = python.unwrap_or_else(roundtrip::default_python);
             let work_dir = work_dir.unwrap_or_else(roundtrip::default_work_dir);
-            let options = fuzz::runner::Options { cases, seed, time, only, work_dir, python, findings, progress: true, release };
+            let options = fuzz::runner::Options { cases, seed, time, only, work_dir, python, findings, progress: true, release, languages };
             eprintln!("{}", fuzz::runner::describe(&options));
             let summary = fuzz::runner::run(Config::new().registry(&registry), &options)?;
             print!("{summary}");

@@ -89,6 +89,39 @@ pub struct Case {
     pub expected: Expected,
     pub rust: Outcome,
     pub python: Outcome,
+    /// TypeScript's outcome, when the run includes it ([`Languages`]).
+    pub typescript: Option<Outcome>,
+}
+
+/// The languages a run compares: Rust, the reference, and Python always;
+/// TypeScript unless left out (`--languages rust,python`), for a machine
+/// without Node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Languages {
+    pub typescript: bool,
+}
+
+impl Default for Languages {
+    fn default() -> Self {
+        Languages { typescript: true }
+    }
+}
+
+impl Languages {
+    /// `rust,python,typescript`, or a part of it that keeps Rust and Python.
+    pub fn parse(list: &str) -> Result<Languages, String> {
+        let mut named = Vec::new();
+        for language in list.split(',').map(str::trim).filter(|language| !language.is_empty()) {
+            match language {
+                "rust" | "python" | "typescript" => named.push(language),
+                other => return Err(format!("{other:?} is not a language concord binds: rust, python or typescript")),
+            }
+        }
+        if !named.contains(&"rust") || !named.contains(&"python") {
+            return Err("rust and python always run (Rust is the reference, Python the first language compared with it): list them, and typescript if it should run too".to_owned());
+        }
+        Ok(Languages { typescript: named.contains(&"typescript") })
+    }
 }
 
 /// What a fixture expects of both languages.
@@ -108,23 +141,29 @@ pub enum Expected {
 }
 
 impl Case {
+    /// The outcomes of every language that ran, Rust's first.
+    pub fn outcomes(&self) -> Vec<&Outcome> {
+        [Some(&self.rust), Some(&self.python), self.typescript.as_ref()].into_iter().flatten().collect()
+    }
+
     pub fn passed(&self) -> bool {
+        let outcomes = self.outcomes();
         if let Expected::Agreement { pointer } = self.expected {
-            return agree(&self.rust, &self.python, pointer);
+            return outcomes.iter().all(|other| agree(&self.rust, other, pointer));
         }
         let meets = |outcome: &Outcome| match (&self.expected, outcome) {
             (Expected::Output(expected), Outcome::Written { output, .. }) => output.as_bytes() == expected.as_slice(),
             (Expected::Refusal(text), Outcome::Refused(why)) => why.contains(text.as_str()),
             (Expected::Acceptance, Outcome::Written { output, .. }) => {
-                matches!(&self.python, Outcome::Written { output: other, .. } if other == output)
+                matches!(&self.rust, Outcome::Written { output: other, .. } if other == output)
             }
             _ => false,
         };
-        let same_digest = match (&self.rust, &self.python) {
-            (Outcome::Written { digest: rust, .. }, Outcome::Written { digest: python, .. }) => rust == python,
+        let same_digest = outcomes.iter().all(|outcome| match (&self.rust, outcome) {
+            (Outcome::Written { digest: rust, .. }, Outcome::Written { digest: other, .. }) => rust == other,
             _ => true,
-        };
-        meets(&self.rust) && meets(&self.python) && same_digest
+        });
+        outcomes.iter().all(|outcome| meets(outcome)) && same_digest
     }
 }
 
@@ -155,14 +194,17 @@ impl fmt::Display for Case {
             Expected::Refusal(text) if text.is_empty() => writeln!(f, "  expected: refused")?,
             Expected::Refusal(text) => writeln!(f, "  expected: refused ...{text}...")?,
             Expected::Output(bytes) => writeln!(f, "  expected: wrote   {}", String::from_utf8_lossy(bytes))?,
-            Expected::Agreement { pointer: false } => writeln!(f, "  expected: the same verdict and bytes in both")?,
-            Expected::Agreement { pointer: true } => writeln!(f, "  expected: the same verdict and bytes in both, a refusal at the same pointer")?,
-            Expected::Acceptance => writeln!(f, "  expected: read by both, the same bytes written")?,
+            Expected::Agreement { pointer: false } => writeln!(f, "  expected: the same verdict and bytes in every language")?,
+            Expected::Agreement { pointer: true } => writeln!(f, "  expected: the same verdict and bytes in every language, a refusal at the same pointer")?,
+            Expected::Acceptance => writeln!(f, "  expected: read by every language, the same bytes written")?,
         }
         writeln!(f, "  rust:     {}", show(&self.rust))?;
         writeln!(f, "  python:   {}", show(&self.python))?;
+        if let Some(typescript) = &self.typescript {
+            writeln!(f, "  typescript: {}", show(typescript))?;
+        }
         // A strict-profile refusal (`<kind> at byte N: ...`): where it is in the input.
-        let offset = [&self.rust, &self.python].into_iter().find_map(|outcome| match outcome {
+        let offset = self.outcomes().into_iter().find_map(|outcome| match outcome {
             Outcome::Refused(why) => strict_offset(why),
             _ => None,
         });
@@ -175,8 +217,9 @@ impl fmt::Display for Case {
             }
         }
         if let Expected::Output(expected) = &self.expected {
-            let spaced = [&self.rust, &self.python]
-                .iter()
+            let spaced = self
+                .outcomes()
+                .into_iter()
                 .any(|outcome| matches!(outcome, Outcome::Written { output, .. } if differ_only_in_white_space(output.as_bytes(), expected)));
             if spaced {
                 writeln!(f, "  note:     the output differs from the expected bytes only in white space: concord writes compact JSON, and the expected file holds those bytes exactly (one final line break aside)")?;
@@ -219,10 +262,14 @@ pub struct Fixture {
     pub expected: Expected,
 }
 
-/// Runs every fixture through freshly built Rust and Python bindings.
-pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path) -> Result<Report, Errors> {
+/// Runs every fixture through freshly built bindings of every language of `languages`.
+pub fn run(config: &Config, fixtures: &Path, work_dir: &Path, python: &Path, languages: Languages) -> Result<Report, Errors> {
     crate::harness::check_python(python)?;
-    let harness = Harness::prepare(config, work_dir)?;
+    let mut harness = Harness::prepare(config, work_dir)?;
+    harness.typescript = languages.typescript;
+    if harness.typescript {
+        harness.check_typescript()?;
+    }
     let (fixtures, skipped) = collect(fixtures, &harness.roots, &harness.entries)?;
     harness.build_rust()?;
     let mut report = harness.run(&fixtures, python)?;
@@ -238,6 +285,8 @@ pub struct Harness {
     scratch: String,
     rust_dir: PathBuf,
     python_dir: PathBuf,
+    /// The generated npm package's folder.
+    typescript_dir: PathBuf,
     target_dir: PathBuf,
     /// The names a fixture folder may have: each root's name, and every
     /// record type's label (`Entry.Type`, as `concord fuzz` writes findings).
@@ -246,6 +295,10 @@ pub struct Harness {
     pub release: bool,
     /// Each record type's label, and its path in the Python package.
     python_paths: std::collections::HashMap<String, String>,
+    /// Each record type's label and root name, and its path in the npm package (`entry.Type`).
+    typescript_paths: std::collections::HashMap<String, String>,
+    /// Whether [`Harness::run`] runs the TypeScript bindings too.
+    pub typescript: bool,
     /// Every entry of the registry's index, by name.
     pub entries: HashSet<String>,
 }
@@ -266,6 +319,17 @@ impl Harness {
             .flat_map(|id| {
                 let path = emit::python::record_path(&model, id);
                 let root = model.get(id).is_root.then(|| (model.get(id).name.clone(), path.clone()));
+                std::iter::once((model.label(id), path)).chain(root)
+            })
+            .collect();
+        let typescript_paths: std::collections::HashMap<String, String> = model
+            .ids()
+            .filter(|id| model.is_record(*id))
+            .flat_map(|id| {
+                let def = model.get(id);
+                let name = concord_codegen::naming::type_name(&def.name);
+                let path = format!("{}.{name}", concord_codegen::naming::module_name(&model.modules[def.module].word));
+                let root = def.is_root.then(|| (def.name.clone(), name.clone()));
                 std::iter::once((model.label(id), path)).chain(root)
             })
             .collect();
@@ -293,15 +357,30 @@ impl Harness {
             .collect();
         let python_dir = work_dir.join(&scratch).join("python");
         write_files(&python_dir, &python_files)?;
+        let typescript_files: Vec<GeneratedFile> = files
+            .iter()
+            .filter_map(|f| f.path.strip_prefix("typescript").ok().map(|path| GeneratedFile { path: path.into(), contents: f.contents.clone() }))
+            .collect();
+        let typescript_root = work_dir.join(&scratch).join("typescript");
+        write_files(&typescript_root, &typescript_files)?;
+        let typescript_dir = typescript_files
+            .iter()
+            .find(|file| file.path.ends_with("package.json"))
+            .and_then(|file| file.path.parent())
+            .map_or_else(|| typescript_root.clone(), |folder| typescript_root.join(folder));
+        let typescript_dir = typescript_dir.canonicalize().unwrap_or(typescript_dir);
         Ok(Harness {
             package: config.package_name().to_owned(),
             scratch,
             rust_dir,
             python_dir,
+            typescript_dir,
             target_dir: work_dir.join("target"),
             roots,
             release: false,
             python_paths,
+            typescript_paths,
+            typescript: false,
             entries,
         })
     }
@@ -369,23 +448,95 @@ impl Harness {
         Ok(command)
     }
 
-    /// Runs fixtures through the built Rust harness and the Python package.
+    /// Runs fixtures through the built Rust harness, the Python package and,
+    /// when [`Harness::typescript`] says so, the npm package.
     pub fn run(&self, fixtures: &[Fixture], python: &Path) -> Result<Report, Errors> {
         let rust = answers(rebuildable(&self.rust_harness()), fixtures, |root| root.to_owned(), "Rust")?;
         let python_name = |root: &str| self.python_paths.get(root).cloned().unwrap_or_else(|| root.to_owned());
         let python = answers(rebuildable(&self.python_harness(python)?), fixtures, python_name, "Python")?;
+        let typescript = if self.typescript {
+            let typescript_name = |root: &str| self.typescript_name(root);
+            answers(rebuildable(&self.typescript_harness()), fixtures, typescript_name, "TypeScript")?.into_iter().map(Some).collect()
+        } else {
+            vec![None; fixtures.len()]
+        };
         let cases = fixtures
             .iter()
-            .zip(rust.into_iter().zip(python))
-            .map(|(fixture, (rust, python))| Case {
+            .zip(rust.into_iter().zip(python).zip(typescript))
+            .map(|(fixture, ((rust, python), typescript))| Case {
                 name: format!("{}/{}", fixture.root, fixture.name),
                 input: Some(fixture.input.clone()),
                 expected: fixture.expected.clone(),
                 rust,
                 python,
+                typescript,
             })
             .collect();
         Ok(Report { cases, skipped: Vec::new() })
+    }
+
+    /// How the npm package names a record type a fixture folder names.
+    pub fn typescript_name(&self, root: &str) -> String {
+        self.typescript_paths.get(root).cloned().unwrap_or_else(|| root.to_owned())
+    }
+
+    /// The command that starts the TypeScript harness (`concord-runtime/roundtrip`)
+    /// on the generated npm package, run in its folder so that Node finds
+    /// the runtime as the package itself does.
+    pub fn typescript_harness(&self) -> Command {
+        let mut command = Command::new(node());
+        command
+            .args(["--input-type=module", "-e", "import { main } from \"concord-runtime/roundtrip\"; await main(process.argv[1]);"])
+            .arg(&self.typescript_dir)
+            .current_dir(&self.typescript_dir);
+        command
+    }
+
+    /// Checks that Node runs and that the generated package finds a
+    /// concord-runtime of this version, before anything runs; else says
+    /// what to install, or how to leave TypeScript out.
+    pub fn check_typescript(&self) -> Result<(), Errors> {
+        let node = node();
+        let leave_out = "or pass --languages rust,python to leave TypeScript out";
+        let version = Command::new(&node).arg("--version").output();
+        match version {
+            Ok(output) if output.status.success() => {}
+            Ok(output) => {
+                return Err(Errors::one(
+                    Path::new(&node),
+                    "",
+                    format!("`node --version` failed: {}; install Node.js 20 or later, {leave_out}", String::from_utf8_lossy(&output.stderr).trim()),
+                ));
+            }
+            Err(error) => {
+                return Err(Errors::one(
+                    Path::new(&node),
+                    "",
+                    format!("Node.js does not run here ({error}): install Node.js 20 or later (or set CONCORD_NODE), {leave_out}"),
+                ));
+            }
+        }
+        let script = format!(
+            "const runtime = await import(\"concord-runtime\"); if (runtime.VERSION !== {:?}) {{ console.error(`concord-runtime ${{runtime.VERSION}} is installed; these bindings need {}`); process.exit(3); }}",
+            VERSION_OF_BINDINGS, VERSION_OF_BINDINGS
+        );
+        let output = Command::new(&node)
+            .args(["--input-type=module", "-e", &script])
+            .current_dir(&self.typescript_dir)
+            .output()
+            .map_err(|error| Errors::one(Path::new(&node), "", format!("cannot run Node.js: {error}")))?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let why = stderr.lines().find(|line| line.contains("concord-runtime")).unwrap_or(stderr.trim());
+        Err(Errors::one(
+            &self.typescript_dir,
+            "",
+            format!(
+                "the TypeScript bindings cannot import concord-runtime {VERSION_OF_BINDINGS} from here ({why}): install it where the work folder is (`npm install concord-runtime@{VERSION_OF_BINDINGS}`), {leave_out}"
+            ),
+        ))
     }
 
     /// `python` with the generated package first on its path; the runtime
@@ -398,6 +549,14 @@ impl Harness {
         command.env("PYTHONPATH", python_path);
         Ok(command)
     }
+}
+
+/// The concord version whose runtime the generated TypeScript needs.
+const VERSION_OF_BINDINGS: &str = crate::harness::VERSION;
+
+/// `$CONCORD_NODE`, else `node` from `PATH`.
+pub fn node() -> std::ffi::OsString {
+    std::env::var_os("CONCORD_NODE").unwrap_or_else(|| "node".into())
 }
 
 /// The harness crate, with the runtime's engine: every record type is also
@@ -860,7 +1019,14 @@ mod tests {
         );
 
         let written = Outcome::Written { output: "{\"a\":1}".into(), digest: "d".into() };
-        let case = Case { name: "R/spaced.json".into(), input: None, expected: output("{\"a\": 1}"), rust: written.clone(), python: written.clone() };
+        let case = Case {
+            name: "R/spaced.json".into(),
+            input: None,
+            expected: output("{\"a\": 1}"),
+            rust: written.clone(),
+            python: written.clone(),
+            typescript: None,
+        };
         assert!(!case.passed());
         assert!(case.to_string().contains("differs from the expected bytes only in white space"), "{case}");
         let case = Case { expected: output("{\"a\":2}"), ..case };
@@ -875,7 +1041,14 @@ mod tests {
         let input = dir.path().join("dup.json");
         std::fs::write(&input, "{\"a\":1,\n\"a\":2}").unwrap();
         let refused = Outcome::Refused("duplicate-key at byte 8: duplicate key \"a\"".into());
-        let case = Case { name: "R/dup.json".into(), input: Some(input.clone()), expected: Expected::Acceptance, rust: refused.clone(), python: refused };
+        let case = Case {
+            name: "R/dup.json".into(),
+            input: Some(input.clone()),
+            expected: Expected::Acceptance,
+            rust: refused.clone(),
+            python: refused,
+            typescript: None,
+        };
         assert!(case.to_string().contains(&format!("   --> {}:2:1\n    |\n  2 | \"a\":2}}\n    | ^\n", input.display())), "{case}");
         assert_eq!((strict_offset("too-deep at byte 12: nesting"), strict_offset("at \"/a\": no byte")), (Some(12), None));
     }
@@ -885,7 +1058,7 @@ mod tests {
         let crashed = Outcome::Crashed("crashed: KeyError".into());
         let refused = Outcome::Refused("refused".into());
         for expected in [Expected::Refusal(String::new()), Expected::Agreement { pointer: false }, Expected::Acceptance] {
-            let case = Case { name: "R/a.json".into(), input: None, expected, rust: refused.clone(), python: crashed.clone() };
+            let case = Case { name: "R/a.json".into(), input: None, expected, rust: refused.clone(), python: crashed.clone(), typescript: None };
             assert!(!case.passed(), "{case:?}");
             let case = Case { rust: crashed.clone(), python: crashed.clone(), ..case };
             assert!(!case.passed(), "{case:?}");
@@ -896,11 +1069,25 @@ mod tests {
     #[test]
     fn acceptance_needs_both_to_write_the_same_bytes_and_digest() {
         let written = |output: &str, digest: &str| Outcome::Written { output: output.into(), digest: digest.into() };
-        let case = |rust, python| Case { name: "R/a.json".into(), input: None, expected: Expected::Acceptance, rust, python };
+        let case = |rust, python| Case { name: "R/a.json".into(), input: None, expected: Expected::Acceptance, rust, python, typescript: None };
         assert!(case(written("{}", "d"), written("{}", "d")).passed());
         assert!(!case(written("{}", "d"), written("{ }", "d")).passed());
         assert!(!case(written("{}", "d"), written("{}", "e")).passed());
         assert!(!case(written("{}", "d"), Outcome::Refused("no".into())).passed());
         assert!(!case(Outcome::Refused("no".into()), Outcome::Refused("no".into())).passed());
+        // A third language is held to the same.
+        let three = |typescript| Case { typescript: Some(typescript), ..case(written("{}", "d"), written("{}", "d")) };
+        assert!(three(written("{}", "d")).passed());
+        assert!(!three(written("{}", "e")).passed());
+        assert!(!three(written("{ }", "d")).passed());
+        assert!(!three(Outcome::Refused("no".into())).passed());
+    }
+
+    #[test]
+    fn languages_keep_rust_and_python_and_name_what_they_refuse() {
+        assert_eq!(Languages::parse("rust,python,typescript"), Ok(Languages { typescript: true }));
+        assert_eq!(Languages::parse("python, rust"), Ok(Languages { typescript: false }));
+        assert!(Languages::parse("rust,typescript").unwrap_err().contains("rust and python always run"));
+        assert!(Languages::parse("rust,python,go").unwrap_err().contains("\"go\" is not a language"));
     }
 }

@@ -200,8 +200,7 @@ fn a_schema_and_the_documents_it_references_by_url_are_downloaded_once_pinned_an
     fixture("bad_limit.json", r#"{"name":"build","steps":[{"run":"make","limit":"disk"}]}"#);
     fixture("bad_limit.reject", r#"at "/steps/0/limit""#);
     let (python, work) = (python(), scratch.path().join("work"));
-    let roundtrip =
-        concord(&["roundtrip", "--registry", arg, "--fixtures", fixtures.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", &python]);
+    let roundtrip = roundtrip(arg, &fixtures, &work, &python);
     assert!(text(&roundtrip).ends_with("3 passed, 0 failed\n"), "{}", text(&roundtrip));
 
     // Upstream changes: `--update` downloads again, re-pins, and says what breaks.
@@ -264,7 +263,24 @@ fn dialect_and_uri_are_written_into_the_entry() {
         std::fs::write(fixtures.join("Legacy").join(name), body).unwrap();
     }
     let (python, work) = (python(), scratch.path().join("work"));
-    let roundtrip =
-        concord(&["roundtrip", "--registry", arg, "--fixtures", fixtures.to_str().unwrap(), "--work-dir", work.to_str().unwrap(), "--python", &python]);
+    let roundtrip = roundtrip(arg, &fixtures, &work, &python);
     assert!(text(&roundtrip).ends_with("3 passed, 0 failed\n"), "{}", text(&roundtrip));
+}
+
+/// `concord roundtrip` in a work folder outside the workspace, which finds
+/// no concord-runtime for Node: Rust and Python.
+fn roundtrip(registry: &str, fixtures: &Path, work: &Path, python: &str) -> std::process::Output {
+    concord(&[
+        "roundtrip",
+        "--registry",
+        registry,
+        "--fixtures",
+        fixtures.to_str().unwrap(),
+        "--work-dir",
+        work.to_str().unwrap(),
+        "--python",
+        python,
+        "--languages",
+        "rust,python",
+    ])
 }

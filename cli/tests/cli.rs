@@ -174,7 +174,7 @@ fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
         &format!("  rust:     wrote   {minimal}\n            digest  sha256:"),
         &format!("  python:   wrote   {minimal}\n            digest  sha256:"),
         "FAIL Evidence/changed.json\n  expected: wrote   {}\n",
-        "FAIL Evidence/invalid.json\n  expected: read by both, the same bytes written\n  rust:     refused ",
+        "FAIL Evidence/invalid.json\n  expected: read by every language, the same bytes written\n  rust:     refused ",
         "2 passed, 3 failed",
     ] {
         assert!(report.contains(expected), "expected {expected:?} in:\n{report}");

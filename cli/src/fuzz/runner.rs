@@ -1,7 +1,8 @@
-//! The differential runner: the same bytes to the Rust and the Python
-//! bindings, each a long-lived worker process answering cases through a
-//! pipe, and every answer pair compared. A disagreement is shrunk to a small
-//! reproducer and written as a round-trip fixture.
+//! The differential runner: the same bytes to the Rust, the Python and the
+//! TypeScript bindings (`Options::languages`), each a long-lived worker
+//! process answering cases through a pipe, and every answer compared with
+//! Rust's. A disagreement is shrunk to a small reproducer and written as a
+//! round-trip fixture.
 //!
 //! Two answers agree when both wrote the same bytes and digest, or both
 //! refused the same way: the same strict-profile error (kind, byte offset,
@@ -15,7 +16,7 @@ use super::guided::Documents;
 use super::instances::{Expects, Generator, Instance};
 use super::mutate::{mutate, Mutant};
 use super::random::Rng;
-use crate::roundtrip::{agree, rebuildable, Harness, Outcome, Worker};
+use crate::roundtrip::{agree, rebuildable, Harness, Languages, Outcome, Worker};
 use concord_codegen::error::Errors;
 use concord_codegen::model::{Model, TypeId};
 use concord_codegen::Config;
@@ -40,6 +41,8 @@ pub struct Options {
     pub progress: bool,
     /// Build the Rust bindings optimized, as users run them.
     pub release: bool,
+    /// Which languages answer beside Rust.
+    pub languages: Languages,
 }
 
 /// Mutants drawn from each generated instance.
@@ -75,6 +78,7 @@ pub struct Finding {
     pub input: Vec<u8>,
     pub rust: Outcome,
     pub python: Outcome,
+    pub typescript: Option<Outcome>,
     pub fixture: Option<PathBuf>,
 }
 
@@ -95,6 +99,9 @@ impl std::fmt::Display for Summary {
             writeln!(f, "  input:  {}", String::from_utf8_lossy(&finding.input))?;
             writeln!(f, "  rust:   {:?}", finding.rust)?;
             writeln!(f, "  python: {:?}", finding.python)?;
+            if let Some(typescript) = &finding.typescript {
+                writeln!(f, "  typescript: {typescript:?}")?;
+            }
             if let Some(fixture) = &finding.fixture {
                 writeln!(f, "  fixture: {}", fixture.display())?;
             }
@@ -124,27 +131,36 @@ pub fn run(config: &Config, options: &Options) -> Result<Summary, Errors> {
     let model = crate::load(config.registry_dir())?;
     let mut harness = Harness::prepare(config, &options.work_dir)?;
     harness.release = options.release;
+    harness.typescript = options.languages.typescript;
+    if harness.typescript {
+        harness.check_typescript()?;
+    }
     harness.build_rust()?;
-    let mut rust = Worker::start("Rust", Box::new(rebuildable(&harness.rust_harness())))?;
-    let mut python = Worker::start("Python", Box::new(rebuildable(&harness.python_harness(&options.python)?)))?;
+    let mut workers = vec![
+        Worker::start("Rust", Box::new(rebuildable(&harness.rust_harness())))?,
+        Worker::start("Python", Box::new(rebuildable(&harness.python_harness(&options.python)?)))?,
+    ];
+    if harness.typescript {
+        workers.push(Worker::start("TypeScript", Box::new(rebuildable(&harness.typescript_harness())))?);
+    }
     let targets: Vec<Target> = model
         .ids()
         .filter(|id| model.is_record(*id))
-        .map(|id| Target { id, label: model.label(id), python: concord_codegen::emit::python::record_path(&model, id), next: 0 })
+        .map(|id| {
+            let label = model.label(id);
+            let mut names = vec![label.clone(), concord_codegen::emit::python::record_path(&model, id)];
+            if harness.typescript {
+                names.push(harness.typescript_name(&label));
+            }
+            Target { id, label, names, next: 0 }
+        })
         .filter(|target| options.only.as_ref().is_none_or(|only| target.label.contains(only.as_str())))
         .collect();
     if targets.is_empty() {
         return Err(Errors::one(config.registry_dir(), "", "no record type to fuzz"));
     }
     let documents = Documents::new(&model);
-    let mut fuzz = Fuzz {
-        model: &model,
-        documents: &documents,
-        options,
-        rust: &mut rust,
-        python: &mut python,
-        summary: Summary { seed: options.seed, ..Summary::default() },
-    };
+    let mut fuzz = Fuzz { model: &model, documents: &documents, options, workers: &mut workers, summary: Summary { seed: options.seed, ..Summary::default() } };
     for id in model.ids() {
         fuzz.summary.visits.insert(model.label(id), 0);
     }
@@ -155,7 +171,8 @@ pub fn run(config: &Config, options: &Options) -> Result<Summary, Errors> {
 struct Target {
     id: TypeId,
     label: String,
-    python: String,
+    /// How each worker names the type, in the workers' order.
+    names: Vec<String>,
     /// The next case index.
     next: u64,
 }
@@ -164,9 +181,17 @@ struct Fuzz<'a, 'm> {
     model: &'m Model,
     documents: &'m Documents,
     options: &'a Options,
-    rust: &'a mut Worker,
-    python: &'a mut Worker,
+    /// Rust's first: every other answer is compared with it.
+    workers: &'a mut Vec<Worker>,
     summary: Summary,
+}
+
+/// Each language's answers to a batch, in the workers' order: `answers[language][case]`.
+type Answers = Vec<Vec<Outcome>>;
+
+/// Whether every language answered case `i` as Rust did.
+fn all_agree(answers: &Answers, i: usize, one_problem: bool) -> bool {
+    answers[1..].iter().all(|other| agree(&answers[0][i], &other[i], one_problem))
 }
 
 /// One input, and what is known of it.
@@ -241,22 +266,22 @@ impl<'m> Fuzz<'_, 'm> {
         cases
     }
 
-    /// Runs cases through both workers and compares every answer pair.
+    /// Runs cases through every worker and compares each answer with Rust's.
     fn check(&mut self, target: &Target, cases: &[Case]) -> Result<(), Errors> {
-        let (rust, python) = self.ask(target, cases.iter().map(|case| case.bytes.as_slice()))?;
+        let answers = self.ask(target, cases.iter().map(|case| case.bytes.as_slice()))?;
         let tally = self.summary.types.entry(target.label.clone()).or_default();
         tally.cases += cases.len() as u64;
+        let every = |i: usize, what: fn(&Outcome) -> bool| answers.iter().all(|language| what(&language[i]));
         for i in 0..cases.len() {
-            match (&rust[i], &python[i]) {
-                (Outcome::Written { .. }, Outcome::Written { .. }) => tally.accepted += 1,
-                (Outcome::Refused(_), Outcome::Refused(_)) => tally.refused += 1,
-                _ => {}
+            if every(i, |outcome| matches!(outcome, Outcome::Written { .. })) {
+                tally.accepted += 1;
+            } else if every(i, |outcome| matches!(outcome, Outcome::Refused(_))) {
+                tally.refused += 1;
             }
         }
         for (i, case) in cases.iter().enumerate() {
-            let one_problem =
-                case.one_value && case.base.is_some_and(|base| matches!((&rust[base], &python[base]), (Outcome::Written { .. }, Outcome::Written { .. })));
-            if agree(&rust[i], &python[i], one_problem) {
+            let one_problem = case.one_value && case.base.is_some_and(|base| every(base, |outcome| matches!(outcome, Outcome::Written { .. })));
+            if all_agree(&answers, i, one_problem) {
                 continue;
             }
             self.summary.disagreements += 1;
@@ -264,40 +289,41 @@ impl<'m> Fuzz<'_, 'm> {
                 continue;
             }
             let input = self.shrink(target, case.bytes.clone(), one_problem)?;
-            let (rust_answer, python_answer) = self.ask(target, std::iter::once(input.as_slice()))?;
+            let last = self.ask(target, std::iter::once(input.as_slice()))?;
             let fixture = self.write_fixture(target, case.index, &input, one_problem);
-            let (rust_answer, python_answer) = (rust_answer.into_iter().next(), python_answer.into_iter().next());
+            let answer = |language: usize| {
+                last.get(language).and_then(|outcomes| outcomes.first().cloned()).or_else(|| answers.get(language).map(|outcomes| outcomes[i].clone()))
+            };
             self.summary.findings.push(Finding {
                 label: target.label.clone(),
                 case: case.index,
                 what: case.what.clone(),
                 input,
-                rust: rust_answer.unwrap_or_else(|| rust[i].clone()),
-                python: python_answer.unwrap_or_else(|| python[i].clone()),
+                rust: answer(0).unwrap_or_else(|| answers[0][i].clone()),
+                python: answer(1).unwrap_or_else(|| answers[1][i].clone()),
+                typescript: answer(2),
                 fixture,
             });
         }
         Ok(())
     }
 
-    fn ask<'b>(&mut self, target: &Target, inputs: impl Iterator<Item = &'b [u8]> + Clone) -> Result<(Vec<Outcome>, Vec<Outcome>), Errors> {
-        let requests = |key: &str| -> Vec<String> { inputs.clone().map(|bytes| request(key, bytes)).collect() };
-        let (rust_requests, python_requests) = (requests(&target.label), requests(&target.python));
-        let (rust, python) = (&mut *self.rust, &mut *self.python);
+    /// Every worker's answers to `inputs`, asked at once.
+    fn ask<'b>(&mut self, target: &Target, inputs: impl Iterator<Item = &'b [u8]> + Clone) -> Result<Answers, Errors> {
+        let requests: Vec<Vec<String>> = target.names.iter().map(|name| inputs.clone().map(|bytes| request(name, bytes)).collect()).collect();
         std::thread::scope(|scope| {
-            let rust = scope.spawn(|| rust.ask(&rust_requests));
-            let python = python.ask(&python_requests);
-            Ok((rust.join().map_err(|_| Errors::one(Path::new("Rust"), "", "the worker thread panicked"))??, python?))
+            let running: Vec<_> = self.workers.iter_mut().zip(&requests).map(|(worker, requests)| scope.spawn(move || worker.ask(requests))).collect();
+            running.into_iter().map(|thread| thread.join().map_err(|_| Errors::one(Path::new("fuzz"), "", "a worker thread panicked"))?).collect()
         })
     }
 
     /// The smallest input found, by removing members, items and bytes, on
-    /// which the two still disagree.
+    /// which the languages still disagree.
     fn shrink(&mut self, target: &Target, mut input: Vec<u8>, one_problem: bool) -> Result<Vec<u8>, Errors> {
         // A disagreement on the pointer alone needs one problem to be one: a
         // smaller input may hold two, so keep only disagreements of more.
-        let (rust, python) = self.ask(target, std::iter::once(input.as_slice()))?;
-        if one_problem && agree(&rust[0], &python[0], false) {
+        let answers = self.ask(target, std::iter::once(input.as_slice()))?;
+        if one_problem && all_agree(&answers, 0, false) {
             return Ok(input);
         }
         let mut budget = 200;
@@ -307,8 +333,8 @@ impl<'m> Fuzz<'_, 'm> {
             if candidates.is_empty() {
                 break;
             }
-            let (rust, python) = self.ask(target, candidates.iter().map(Vec::as_slice))?;
-            match (0..candidates.len()).find(|&i| !agree(&rust[i], &python[i], false)) {
+            let answers = self.ask(target, candidates.iter().map(Vec::as_slice))?;
+            match (0..candidates.len()).find(|&i| !all_agree(&answers, i, false)) {
                 Some(i) => input = candidates[i].clone(),
                 None => break,
             }

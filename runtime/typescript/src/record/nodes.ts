@@ -414,8 +414,16 @@ function tuple(items: Node[]): Node {
         do {
           lx.ws();
           const item = items[values.length];
+          if (item === undefined) {
+            // Too long: the rest is read (strictly) and counted, and the tuple itself refused, as serde does.
+            let length = values.length;
+            do {
+              lx.skipValue();
+              length++;
+            } while (lx.moreItems(false));
+            throw schemaError(path, `invalid length ${length}, expected fewer elements in array`);
+          }
           path.push(values.length);
-          if (item === undefined) throw schemaError(path, `invalid length, expected an array of ${items.length}`);
           values.push(item.read(lx, path));
           path.pop();
         } while (lx.moreItems(false));

@@ -58,6 +58,8 @@ export interface PinnedSchema {
   readonly pointer: string;
   /** Reads `input` under the strict profile, then checks it; throws `Refusal`. */
   validateJson(input: Uint8Array | string, options?: ReadOptions): void;
+  /** The first note on a document the strict profile accepts, or `undefined` when it passes. */
+  firstNote(input: Uint8Array | string): Note | undefined;
 }
 
 /** A generated record type's value: reads, writes, digests and validates records of type `T`. */
@@ -180,9 +182,11 @@ class Record_<T> implements RecordType<T> {
       throw error;
     }
     if (this.#asserted) {
-      // The schema holds rules no type expresses: the engine has the last word.
+      // The schema holds rules no type expresses: the engine's first note, where and why in the
+      // schema's words, as Rust's `from_json_asserted` words it.
       if (this.schema === undefined) throw new EngineUnavailable(`${this.label} is ASSERTED but carries no schema`);
-      this.schema.validateJson(input, options);
+      const note = this.schema.firstNote(input);
+      if (note !== undefined) throw new SchemaError(note.pointer, `${note.message} (schema ${note.schemaPath})`);
     }
     return record;
   }
@@ -215,6 +219,11 @@ function pinnedSchema(documents: readonly PinnedDocument[], pointer: string): Pi
       const bytes = typeof input === "string" ? encoder.encode(input) : input;
       const { notes, more } = validator.notesJson(bytes, options?.maxBytes ?? DEFAULT_MAX_BYTES, 3);
       if (notes.length > 0) throw new Refusal(notes, more);
+    },
+    firstNote(input) {
+      validator ??= engine.validator(documents, pointer);
+      const bytes = typeof input === "string" ? encoder.encode(input) : input;
+      return validator.notesJson(bytes, bytes.length, 1).notes[0];
     },
   };
 }

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import type { RecordType } from "./record/registry.js";
+import type { RecordType } from "../record/registry.js";
 
 type Answer = { ok?: string; digest?: string; error?: string; validated?: true | string };
 
