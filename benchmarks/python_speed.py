@@ -5,6 +5,7 @@ shipped registry, with unknown keys at growth points. Medians of repeated
 runs; compare the ratios, which hold on a noisy machine better than MiB/s.
 
     .venv/bin/python benchmarks/python_speed.py [--runs N] [--kernels N] [--evidence N]
+    .venv/bin/python benchmarks/python_speed.py --write DIR   # only the documents, for the TypeScript benchmark
 """
 
 from __future__ import annotations
@@ -175,7 +176,13 @@ def main() -> None:
     options.add_argument("--runs", type=int, default=9)
     options.add_argument("--kernels", type=int, default=20_000)
     options.add_argument("--evidence", type=int, default=40_000)
+    options.add_argument("--write", type=Path, help="write the documents into this folder, and measure nothing")
     arguments = options.parse_args()
+    if arguments.write is not None:
+        arguments.write.mkdir(parents=True, exist_ok=True)
+        (arguments.write / "ClsArtifact.json").write_bytes(artifact(arguments.kernels))
+        (arguments.write / "Evidence.json").write_bytes(evidence(arguments.evidence))
+        return
     measure("ClsArtifact", ClsArtifact, artifact(arguments.kernels), arguments.runs)
     measure("Evidence", Evidence, evidence(arguments.evidence), arguments.runs)
     measure("EvidenceV1", EvidenceV1, evidence_v1(arguments.evidence), arguments.runs)

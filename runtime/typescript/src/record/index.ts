@@ -1,5 +1,13 @@
 /** The record-type half of the runtime: what generated packages call. */
 
+export {
+  type ArrayOutcome,
+  arrayItems,
+  type FailedItem,
+  type FailedLine,
+  type Failure,
+  type LinesOutcome,
+} from "./batch.js";
 export { engine } from "./engine.js";
 export { EngineUnavailable, SchemaError, VersionError } from "./errors.js";
 export { unknownKeys } from "./nodes.js";

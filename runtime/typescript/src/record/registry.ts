@@ -9,6 +9,7 @@ import { canonicalize, digestBytes } from "../canonical.js";
 import { decode, Lexer } from "../lexer.js";
 import { DEFAULT_MAX_BYTES } from "../profile.js";
 import * as strict from "../strict.js";
+import { type ArrayOutcome, type LinesOutcome, readJsonArray, readJsonl } from "./batch.js";
 import { isTypedId } from "./checks.js";
 import { engine } from "./engine.js";
 import { EngineUnavailable, SchemaError, VersionError } from "./errors.js";
@@ -78,6 +79,10 @@ export interface RecordType<T> {
   digest(record: T): string;
   /** Checks the record against its pinned schema with the assertion engine; throws `Refusal`. */
   validate(record: T): void;
+  /** Reads JSON Lines: each line a record, each line that fails named, the rest read (docs/batch-reads.md). */
+  readJsonl(input: Uint8Array | string, options?: ReadOptions): LinesOutcome<T>;
+  /** Reads a JSON array of records: each item that fails named, the rest read; an input that is no array throws `JsonError`. */
+  readJsonArray(input: Uint8Array | string): ArrayOutcome<T>;
 }
 
 interface ModuleEntry {
@@ -206,6 +211,14 @@ class Record_<T> implements RecordType<T> {
   validate(record: T): void {
     if (this.schema === undefined) throw new Error(`${this.label} has no pinned schema`);
     this.schema.validateJson(this.toJson(record));
+  }
+
+  readJsonl(input: Uint8Array | string, options?: ReadOptions): LinesOutcome<T> {
+    return readJsonl((bytes, maxBytes) => this.fromJson(bytes, { maxBytes }), input, options?.maxBytes);
+  }
+
+  readJsonArray(input: Uint8Array | string): ArrayOutcome<T> {
+    return readJsonArray((bytes) => this.fromJson(bytes), input);
   }
 }
 
