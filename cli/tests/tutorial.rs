@@ -4,10 +4,12 @@
 //! `text output` block found in the output of the line before it (`…`
 //! stands for text that differs from run to run, such as digests).
 //!
-//! Two lines are done the way they can be before concord is published:
+//! Three lines are done the way they can be before concord is published:
 //! `cargo install concord-cli` installs from a copy of this checkout that
-//! is then deleted, and `.venv/bin/pip install concord-cli` installs the
-//! wheels `scripts/wheels` builds (pydantic from the index). The crate's
+//! is then deleted, `.venv/bin/pip install concord-cli` installs the
+//! wheels `scripts/wheels` builds (pydantic from the index), and `npm
+//! install concord-runtime concord-engine` installs this checkout's runtime
+//! and engine addon (which scripts/test builds). The crate's
 //! `concord-codegen = "0.1.0"` and `concord-runtime = "0.1.0"` resolve to
 //! this checkout through a `[patch.crates-io]` above the tutorial's folder.
 
@@ -82,7 +84,7 @@ fn the_tutorial_runs_as_written() {
     let target = workspace().join("target/concord-consumers");
     let mut wheels_dir: Option<PathBuf> = None;
     let mut last = String::new();
-    let (mut installed_cli, mut installed_wheels, mut checked) = (false, false, 0);
+    let (mut installed_cli, mut installed_wheels, mut installed_npm, mut checked) = (false, false, false, 0);
     for block in blocks(&markdown) {
         match block {
             Block::File { path: file, contents } => {
@@ -117,6 +119,15 @@ fn the_tutorial_runs_as_written() {
                             installed_wheels = true;
                             continue;
                         }
+                        "npm install concord-runtime concord-engine" => {
+                            let runtime = workspace().join("runtime/typescript");
+                            let engine = workspace().join("runtime/node-engine");
+                            let install = format!("npm install --no-audit --no-fund --loglevel=error {} {}", runtime.display(), engine.display());
+                            let output = shell(&install, &folder, &path, &target);
+                            assert!(output.status.success(), "`{install}` failed:\n{}", text(&output));
+                            installed_npm = true;
+                            continue;
+                        }
                         command => shell(command, &folder, &path, &target),
                     };
                     last = text(&output);
@@ -129,7 +140,7 @@ fn the_tutorial_runs_as_written() {
             }
         }
     }
-    assert!(installed_cli && installed_wheels && checked >= 5, "the tutorial no longer installs both, or shows little output");
+    assert!(installed_cli && installed_wheels && installed_npm && checked >= 7, "the tutorial no longer installs all three, or shows little output");
 }
 
 fn shell(command: &str, folder: &Path, path: &std::ffi::OsStr, target: &Path) -> std::process::Output {
