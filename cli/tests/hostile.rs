@@ -281,10 +281,12 @@ fn injection_strings_compile_import_and_come_back_unchanged() {
     let started = Instant::now();
     let mut config = concord_codegen::Config::new();
     config.registry(&registry);
-    let harness = Harness::prepare(&config, &work).unwrap_or_else(|errors| panic!("{errors}"));
+    let mut harness = Harness::prepare(&config, &work).unwrap_or_else(|errors| panic!("{errors}"));
     let generated = started.elapsed();
     harness.build_rust().unwrap_or_else(|errors| panic!("{errors}"));
     harness.import_python(&python).unwrap_or_else(|errors| panic!("{errors}"));
+    harness.typescript = true;
+    harness.check_typescript().unwrap_or_else(|errors| panic!("{errors}"));
 
     let fixtures_dir = base.join("fixtures");
     let mut fixtures = Vec::new();
@@ -337,7 +339,31 @@ fn injection_strings_compile_import_and_come_back_unchanged() {
         .output()
         .unwrap();
     assert!(check.status.success(), "{}", text(&check));
-    eprintln!("injection registry: generated in {:.1?}, {} fixtures passed in both languages", generated, report.cases.len());
+
+    // TypeScript: the declarations type-check strictly, and importing the package defines
+    // nothing a string spelled (every string is a JSON literal or in a comment, `*/` escaped).
+    let typescript = package.join("typescript");
+    std::fs::write(
+        typescript.join("tsconfig.json"),
+        format!(
+            "{{\"extends\": {:?}, \"compilerOptions\": {{\"noEmit\": true}}, \"include\": [\"concord-registry/*.d.ts\"]}}",
+            workspace().join("tsconfig.base.json").display().to_string()
+        ),
+    )
+    .unwrap();
+    let tsc = Command::new(workspace().join("node_modules/.bin/tsc")).arg("-p").arg(&typescript).output().unwrap();
+    assert!(tsc.status.success(), "tsc refuses the generated declarations:\n{}", text(&tsc));
+    let script = "const m = await import(process.argv[1]); const names = Object.keys(m).join(); \
+                  if (globalThis.injected !== undefined || /injected|system|__import__/.test(names)) process.exit(3); \
+                  console.log(names);";
+    let node = Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .arg(typescript.join("concord-registry/index.js"))
+        .current_dir(&typescript)
+        .output()
+        .unwrap();
+    assert!(node.status.success(), "{}", text(&node));
+    eprintln!("injection registry: generated in {:.1?}, {} fixtures passed in three languages", generated, report.cases.len());
 }
 
 // ---------------------------------------------------------------- paths

@@ -109,16 +109,41 @@ export class Registry {
 
   /** The node of type `name` of `module`, compiled on first use. */
   node(module: string, name: string): Node {
-    const entry = this.#modules.get(module);
-    if (entry === undefined) throw new Error(`no module ${module} in this registry (its module was not imported)`);
-    let node = entry.nodes.get(name);
-    if (node === undefined) {
-      const plan = entry.plan.types[name];
-      if (plan === undefined) throw new Error(`no type ${name} in module ${module}`);
-      node = compileType(name, plan, (ref) => this.node(ref.module ?? module, ref.type));
-      entry.nodes.set(name, node);
+    // A chain of aliases that only name another type is walked here, once, and each link
+    // given the node at its end, so no read walks it one call deeper per link (the Python
+    // core collapses chains alike). `check` refuses a cycle of aliases at generation.
+    const links: [ModuleEntry, string][] = [];
+    let [at, type] = [module, name];
+    let node: Node | undefined;
+    let longest: number | undefined;
+    for (;;) {
+      const entry = this.#modules.get(at);
+      if (entry === undefined) throw new Error(`no module ${at} in this registry (its module was not imported)`);
+      node = entry.nodes.get(type);
+      if (node !== undefined) break;
+      const plan = entry.plan.types[type];
+      if (plan === undefined) throw new Error(`no type ${type} in module ${at}`);
+      const alias = "alias" in plan ? plan.alias : undefined;
+      if (typeof alias === "object" && "ref" in alias && links.length <= (longest ??= this.#typeCount)) {
+        links.push([entry, type]);
+        at = alias.ref.module ?? at;
+        type = alias.ref.type;
+        continue;
+      }
+      const home = at;
+      node = compileType(type, plan, (ref) => this.node(ref.module ?? home, ref.type));
+      entry.nodes.set(type, node);
+      break;
     }
+    for (const [entry, link] of links) entry.nodes.set(link, node);
     return node;
+  }
+
+  /** How many types the registry holds: no chain of aliases is longer. */
+  get #typeCount(): number {
+    let count = 0;
+    for (const entry of this.#modules.values()) count += Object.keys(entry.plan.types).length;
+    return count;
   }
 
   /** The record type `name` of `module`; `pointer`: where its schema stands in its entry's schema file, for a pinned type. */
