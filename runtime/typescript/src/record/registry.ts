@@ -124,7 +124,8 @@ export class Registry {
       const plan = entry.plan.types[type];
       if (plan === undefined) throw new Error(`no type ${type} in module ${at}`);
       const alias = "alias" in plan ? plan.alias : undefined;
-      if (typeof alias === "object" && "ref" in alias && links.length <= (longest ??= this.#typeCount)) {
+      if (typeof alias === "object" && "ref" in alias) longest ??= this.#typeCount;
+      if (typeof alias === "object" && "ref" in alias && links.length <= (longest ?? 0)) {
         links.push([entry, type]);
         at = alias.ref.module ?? at;
         type = alias.ref.type;
