@@ -134,6 +134,36 @@ fn a_pinned_version_is_frozen() {
     }
 }
 
+/// A machine without Node, or a folder where Node finds no concord-runtime,
+/// is told so, with what to install and how to leave TypeScript out;
+/// `--languages rust,python` then runs the other two.
+#[test]
+fn roundtrip_without_node_says_what_to_install_or_how_to_leave_typescript_out() {
+    let python = python();
+    let scratch = tempfile::tempdir().unwrap();
+    let run = |node: &str, work: &Path, languages: &str| {
+        Command::new(env!("CARGO_BIN_EXE_concord"))
+            .args(["roundtrip", "--registry", "registry", "--fixtures", "fixtures/roundtrip", "--python", &python, "--languages", languages])
+            .arg("--work-dir")
+            .arg(work)
+            .env("CONCORD_NODE", node)
+            .current_dir(workspace())
+            .output()
+            .unwrap()
+    };
+    let outside = scratch.path().join("work");
+    let no_node = run("/nonexistent/node", &outside, "rust,python,typescript");
+    assert!(!no_node.status.success());
+    assert!(text(&no_node).contains("Node.js does not run here") && text(&no_node).contains("--languages rust,python"), "{}", text(&no_node));
+    let no_runtime = run("node", &outside, "rust,python,typescript");
+    assert!(!no_runtime.status.success());
+    assert!(text(&no_runtime).contains("cannot import concord-runtime") && text(&no_runtime).contains("npm install concord-runtime@"), "{}", text(&no_runtime));
+    let without = run("/nonexistent/node", &workspace().join("target/concord-roundtrip"), "rust,python");
+    assert!(without.status.success() && !text(&without).contains("typescript:"), "{}", text(&without));
+    let unknown = run("node", &outside, "rust,go");
+    assert!(!unknown.status.success() && text(&unknown).contains("\"go\" is not a language"), "{}", text(&unknown));
+}
+
 #[test]
 fn roundtrip_passes_on_the_shipped_fixtures_and_reports_failures() {
     let python = python();
