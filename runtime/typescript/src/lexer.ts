@@ -196,6 +196,22 @@ export function firstInvalidByte(bytes: Uint8Array): number {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+
+/** Keys of at most this many UTF-16 units are cached (`keyText`), in a table of `KEY_CACHE_MASK + 1` slots. */
+const KEY_CACHE_LONGEST = 32;
+const KEY_CACHE_MASK = 1023;
+const keyCache: (string | undefined)[] = new Array(KEY_CACHE_MASK + 1).fill(undefined);
+
+/** Whether `key` can be taken in place by `takeKey`: no `"`, `\` or control character. */
+export function plainKey(key: string): boolean {
+  for (let index = 0; index < key.length; index++) {
+    const code = key.charCodeAt(index);
+    if (code === QUOTE || code === BACKSLASH || code < 0x20) {
+      return false;
+    }
+  }
+  return true;
+}
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -342,7 +358,87 @@ export class Lexer {
       throw this.unexpected(first ? 'a string key or "}"' : "a string key");
     }
     this.keyStart = this.pos;
-    return this.string();
+    return this.keyText();
+  }
+
+  /**
+   * `key(first)` in two steps, for readers that know which keys to expect:
+   * `openKey(first)` skips whitespace, refuses anything but a key's quote
+   * and sets `keyStart`; then `takeKey(expected)` takes the key if it is
+   * `expected` as written (no escape), else `keyText()` reads it.
+   */
+  openKey(first: boolean): void {
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== QUOTE) {
+      throw this.unexpected(first ? 'a string key or "}"' : "a string key");
+    }
+    this.keyStart = this.pos;
+  }
+
+  /**
+   * At a key's opening quote: whether the key is `expected` written as it is
+   * (then the cursor is past the key), comparing in place. `expected` must
+   * hold no `"`, `\` or control character (see `plainKey`), so a match is the
+   * key exactly, with no escape.
+   */
+  takeKey(expected: string): boolean {
+    const text = this.text;
+    const start = this.pos + 1;
+    const length = expected.length;
+    if (text.charCodeAt(start + length) !== QUOTE) {
+      return false;
+    }
+    for (let index = 0; index < length; index++) {
+      if (text.charCodeAt(start + index) !== expected.charCodeAt(index)) {
+        return false;
+      }
+    }
+    this.pos = start + length + 1;
+    return true;
+  }
+
+  /**
+   * At a key's opening quote: the key, as `string()` reads it. A short key
+   * without escapes that was read before is the same string again (a
+   * cache shared by every read), so that keys repeated through an input
+   * are not allocated once each.
+   */
+  keyText(): string {
+    const text = this.text;
+    const length = text.length;
+    const start = this.pos + 1;
+    let pos = start;
+    let hash = 0;
+    while (pos < length) {
+      const code = text.charCodeAt(pos);
+      if (code === QUOTE) {
+        break;
+      }
+      if (code === BACKSLASH || code < 0x20) {
+        return this.string();
+      }
+      hash = (Math.imul(hash, 31) + code) | 0;
+      pos++;
+    }
+    const size = pos - start;
+    if (pos >= length || size > KEY_CACHE_LONGEST) {
+      return this.string();
+    }
+    this.pos = pos + 1;
+    const slot = (hash ^ (hash >>> 11)) & KEY_CACHE_MASK;
+    const cached = keyCache[slot];
+    if (cached !== undefined && cached.length === size) {
+      let index = 0;
+      while (index < size && cached.charCodeAt(index) === text.charCodeAt(start + index)) {
+        index++;
+      }
+      if (index === size) {
+        return cached;
+      }
+    }
+    const key = text.slice(start, pos);
+    keyCache[slot] = key;
+    return key;
   }
 
   /** `key` is one its object already has: refused at the key's opening quote. */

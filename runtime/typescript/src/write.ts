@@ -108,6 +108,18 @@ export class Output {
     this.buffer[this.length++] = byte;
   }
 
+  /** Appends bytes as they are (a key written once, ahead of time). */
+  bytes(data: Uint8Array): void {
+    const size = data.length;
+    this.reserve(size);
+    const buffer = this.buffer;
+    let at = this.length;
+    for (let index = 0; index < size; index++) {
+      buffer[at++] = data[index] as number;
+    }
+    this.length = at;
+  }
+
   /** Appends ASCII text (a number's text, a literal) as it is. */
   ascii(text: string): void {
     this.reserve(text.length);
