@@ -197,10 +197,15 @@ export function firstInvalidByte(bytes: Uint8Array): number {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Keys of at most this many UTF-16 units are cached (`keyText`), in a table of `KEY_CACHE_MASK + 1` slots. */
-const KEY_CACHE_LONGEST = 32;
-const KEY_CACHE_MASK = 1023;
-const keyCache: (string | undefined)[] = new Array(KEY_CACHE_MASK + 1).fill(undefined);
+/**
+ * Keys and strings of at most this many UTF-16 units are cached (`keyText`,
+ * `stringValue`), each in a table of `CACHE_MASK + 1` slots, as JSON.parse
+ * internalizes keys: repeated through an input, they are allocated once.
+ */
+const CACHE_LONGEST = 32;
+const CACHE_MASK = 1023;
+const keyCache: (string | undefined)[] = new Array(CACHE_MASK + 1).fill(undefined);
+const valueCache: (string | undefined)[] = new Array(CACHE_MASK + 1).fill(undefined);
 
 /** Whether `key` can be taken in place by `takeKey`: no `"`, `\` or control character. */
 export function plainKey(key: string): boolean {
@@ -404,6 +409,15 @@ export class Lexer {
    * are not allocated once each.
    */
   keyText(): string {
+    return this.cachedString(keyCache);
+  }
+
+  /** At a string's opening quote: the string, as `string()` reads it, short ones cached as `keyText` caches keys. */
+  stringValue(): string {
+    return this.cachedString(valueCache);
+  }
+
+  private cachedString(cache: (string | undefined)[]): string {
     const text = this.text;
     const length = text.length;
     const start = this.pos + 1;
@@ -421,12 +435,12 @@ export class Lexer {
       pos++;
     }
     const size = pos - start;
-    if (pos >= length || size > KEY_CACHE_LONGEST) {
+    if (pos >= length || size > CACHE_LONGEST) {
       return this.string();
     }
     this.pos = pos + 1;
-    const slot = (hash ^ (hash >>> 11)) & KEY_CACHE_MASK;
-    const cached = keyCache[slot];
+    const slot = (hash ^ (hash >>> 11)) & CACHE_MASK;
+    const cached = cache[slot];
     if (cached !== undefined && cached.length === size) {
       let index = 0;
       while (index < size && cached.charCodeAt(index) === text.charCodeAt(start + index)) {
@@ -436,9 +450,9 @@ export class Lexer {
         return cached;
       }
     }
-    const key = text.slice(start, pos);
-    keyCache[slot] = key;
-    return key;
+    const value = text.slice(start, pos);
+    cache[slot] = value;
+    return value;
   }
 
   /** `key` is one its object already has: refused at the key's opening quote. */

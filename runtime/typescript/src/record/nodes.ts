@@ -265,7 +265,7 @@ const ANY: Node = { read: readAny, write: writeAny, expecting: "any JSON value" 
 const STRING: Node = {
   read(lx) {
     if (lx.peek() !== QUOTE) throw invalidType(lx, "a string");
-    const value = lx.string();
+    const value = lx.stringValue();
     lx.ws();
     return value;
   },
@@ -433,24 +433,31 @@ function nullable(inner: Node): Node {
   };
 }
 
+/** Where the items of the arrays being read gather (`array`). */
+const stack: unknown[] = [];
+
 function array(items: Node): Node {
   return {
     read(lx) {
       if (lx.peek() !== OPEN_BRACKET) throw invalidType(lx, "an array");
-      const values: unknown[] = [];
       lx.enter();
-      if (lx.moreItems(true)) {
-        const level = lx.depth;
-        try {
-          do {
-            lx.ws();
-            values.push(items.read(lx));
-            if (pendingLevel === level) pendingIn(level, values.length - 1);
-          } while (lx.moreItems(false));
-        } catch (error) {
-          throw failedAt(error, values.length);
-        }
+      if (!lx.moreItems(true)) return [];
+      const level = lx.depth;
+      // The items gather on a stack shared by every array read, and leave it as an array of their size.
+      const start = stack.length;
+      try {
+        do {
+          lx.ws();
+          stack.push(items.read(lx));
+          if (pendingLevel === level) pendingIn(level, stack.length - 1 - start);
+        } while (lx.moreItems(false));
+      } catch (error) {
+        const at = stack.length - start;
+        stack.length = start;
+        throw failedAt(error, at);
       }
+      const values = stack.slice(start);
+      stack.length = start;
       return values;
     },
     write(value, out) {
@@ -765,6 +772,10 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
   const count = plan.properties;
   const version = plan.version;
   const expecting = `struct ${name}`;
+  // The type's records are plain objects made by a constructor of their own: the engine then
+  // sizes them for the fields they take, where `{}` grows at every property added.
+  const Plain = function (this: object) {} as unknown as new () => object;
+  Plain.prototype = Object.prototype;
 
   /** The first required field missing from a read, in plan order, given what was seen. */
   function missing(seen: number, seenPast: Uint8Array | undefined): Failure | undefined {
@@ -792,7 +803,7 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
     }
     lx.enter();
     const level = lx.depth;
-    const record: Record<string | symbol, unknown> = {};
+    const record = new Plain() as Record<string | symbol, unknown>;
     let seen = 0;
     let seenPast: Uint8Array | undefined;
     let kept: Map<string, unknown> | undefined;
