@@ -272,13 +272,13 @@ export class Lexer {
   ws(): void {
     const text = this.text;
     let pos = this.pos;
-    for (;;) {
-      const code = text.charCodeAt(pos);
-      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
-        pos++;
-      } else {
-        break;
-      }
+    let code = text.charCodeAt(pos);
+    // Compact JSON has none: one comparison.
+    if (code > 0x20) {
+      return;
+    }
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      code = text.charCodeAt(++pos);
     }
     this.pos = pos;
   }
@@ -419,27 +419,31 @@ export class Lexer {
 
   private cachedString(cache: (string | undefined)[]): string {
     const text = this.text;
-    const length = text.length;
     const start = this.pos + 1;
     let pos = start;
-    let hash = 0;
-    while (pos < length) {
+    for (;;) {
       const code = text.charCodeAt(pos);
       if (code === QUOTE) {
         break;
       }
-      if (code === BACKSLASH || code < 0x20) {
+      // An escape, a control character or the end of the input (NaN): `string()` reads it, or refuses it.
+      if (!(code >= 0x20) || code === BACKSLASH) {
         return this.string();
       }
-      hash = (Math.imul(hash, 31) + code) | 0;
       pos++;
     }
     const size = pos - start;
-    if (pos >= length || size > CACHE_LONGEST) {
-      return this.string();
-    }
     this.pos = pos + 1;
-    const slot = (hash ^ (hash >>> 11)) & CACHE_MASK;
+    if (size > CACHE_LONGEST) {
+      return text.slice(start, pos);
+    }
+    // The slot: by the length and three of the units (equal strings share it; others may, and take turns).
+    const slot =
+      (size * 0x9e3 +
+        text.charCodeAt(start) * 0x3b +
+        text.charCodeAt(pos - 1) * 7 +
+        text.charCodeAt(start + (size >> 1))) &
+      CACHE_MASK;
     const cached = cache[slot];
     if (cached !== undefined && cached.length === size) {
       let index = 0;

@@ -20,7 +20,7 @@ import { type Lexer, plainKey } from "../lexer.js";
 import { JsonError } from "../profile.js";
 import { readValue } from "../strict.js";
 import { JsonFloat, type JsonValue } from "../value.js";
-import { floatText, integerText, Output, WriteError } from "../write.js";
+import { Output, WriteError } from "../write.js";
 import { type Check, compileChecks } from "./checks.js";
 import { pointerOf, SchemaError, shown, VersionError } from "./errors.js";
 import type { ObjectPlan, PlanValue, TypePlan, UnionPlan } from "./plan.js";
@@ -209,7 +209,11 @@ export function writeAny(value: unknown, out: Output): void {
       out.string(value);
       return;
     case "number":
-      out.ascii(Number.isInteger(value) ? integerText(value) : floatText(value));
+      if (Number.isInteger(value)) {
+        out.integer(value);
+      } else {
+        out.float(value);
+      }
       return;
     case "boolean":
       out.ascii(value ? "true" : "false");
@@ -220,7 +224,7 @@ export function writeAny(value: unknown, out: Output): void {
         return;
       }
       if (value instanceof JsonFloat) {
-        out.ascii(floatText(value.value));
+        out.float(value.value);
         return;
       }
       if (Array.isArray(value)) {
@@ -287,7 +291,7 @@ const INTEGER: Node = {
   },
   write(value, out) {
     if (typeof value !== "number" || !Number.isInteger(value)) throw new WriteError("", "expected an integer");
-    out.ascii(integerText(value));
+    out.integer(value);
   },
   expecting: "an integer",
 };
@@ -302,11 +306,11 @@ const NUMBER: Node = {
   },
   write(value, out) {
     if (value instanceof JsonFloat) {
-      out.ascii(floatText(value.value));
+      out.float(value.value);
       return;
     }
     if (typeof value !== "number") throw new WriteError("", "expected a number");
-    out.ascii(floatText(value));
+    out.float(value);
   },
   expecting: "a number",
 };

@@ -213,7 +213,9 @@ class Record_<T> implements RecordType<T> {
   }
 
   toBytes(record: T): Uint8Array {
-    return this.#write(record).toBytes();
+    const out = this.#write(record);
+    // The Output is this call's own: its buffer is the answer when it is full.
+    return out.length === out.buffer.length ? out.buffer : out.toBytes();
   }
 
   digest(record: T): string {
