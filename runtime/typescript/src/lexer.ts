@@ -426,9 +426,9 @@ export class Lexer {
       if (code === QUOTE) {
         break;
       }
-      // An escape, a control character or the end of the input (NaN): `string()` reads it, or refuses it.
+      // An escape, a control character or the end of the input (NaN): read, or refused, as `string()` does.
       if (!(code >= 0x20) || code === BACKSLASH) {
-        return this.string();
+        return this.escapedString(start, pos);
       }
       pos++;
     }
@@ -500,38 +500,28 @@ export class Lexer {
 
   /** The rest of a string from `pos`, where an escape or a control character stands. */
   private escapedString(start: number, at: number): string {
+    // Checked here as `skipString` checks it, then unescaped by the engine's own JSON reader, which
+    // takes a literal this profile accepts exactly as this reader would.
     const text = this.text;
     const length = text.length;
-    let out = text.slice(start, at);
     let pos = at;
-    for (;;) {
-      const run = pos;
-      let code = -1;
-      while (pos < length) {
-        code = text.charCodeAt(pos);
-        if (code === QUOTE || code === BACKSLASH || code < 0x20) {
-          break;
-        }
-        pos++;
-      }
-      if (pos > run) {
-        out += text.slice(run, pos);
-      }
-      if (pos >= length) {
-        this.pos = length;
-        throw this.unexpected("");
-      }
+    while (pos < length) {
+      const code = text.charCodeAt(pos);
       if (code === QUOTE) {
         this.pos = pos + 1;
-        return out;
+        return JSON.parse(text.slice(start - 1, pos + 1)) as string;
       }
       if (code === BACKSLASH) {
-        out += String.fromCodePoint(this.escape(pos));
+        this.escape(pos);
         pos = this.escapeEnd;
-        continue;
+      } else if (code < 0x20) {
+        throw this.error({ refusal: "control-character", code }, pos);
+      } else {
+        pos++;
       }
-      throw this.error({ refusal: "control-character", code }, pos);
     }
+    this.pos = length;
+    throw this.unexpected("");
   }
 
   /** Checks the string at `pos` as `string()` does, without building it. */
