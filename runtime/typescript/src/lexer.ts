@@ -196,6 +196,27 @@ export function firstInvalidByte(bytes: Uint8Array): number {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+
+/**
+ * Keys and strings of at most this many UTF-16 units are cached (`keyText`,
+ * `stringValue`), each in a table of `CACHE_MASK + 1` slots, as JSON.parse
+ * internalizes keys: repeated through an input, they are allocated once.
+ */
+const CACHE_LONGEST = 32;
+const CACHE_MASK = 1023;
+const keyCache: (string | undefined)[] = new Array(CACHE_MASK + 1).fill(undefined);
+const valueCache: (string | undefined)[] = new Array(CACHE_MASK + 1).fill(undefined);
+
+/** Whether `key` can be taken in place by `takeKey`: no `"`, `\` or control character. */
+export function plainKey(key: string): boolean {
+  for (let index = 0; index < key.length; index++) {
+    const code = key.charCodeAt(index);
+    if (code === QUOTE || code === BACKSLASH || code < 0x20) {
+      return false;
+    }
+  }
+  return true;
+}
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -251,13 +272,13 @@ export class Lexer {
   ws(): void {
     const text = this.text;
     let pos = this.pos;
-    for (;;) {
-      const code = text.charCodeAt(pos);
-      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
-        pos++;
-      } else {
-        break;
-      }
+    let code = text.charCodeAt(pos);
+    // Compact JSON has none: one comparison.
+    if (code > 0x20) {
+      return;
+    }
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      code = text.charCodeAt(++pos);
     }
     this.pos = pos;
   }
@@ -342,7 +363,100 @@ export class Lexer {
       throw this.unexpected(first ? 'a string key or "}"' : "a string key");
     }
     this.keyStart = this.pos;
-    return this.string();
+    return this.keyText();
+  }
+
+  /**
+   * `key(first)` in two steps, for readers that know which keys to expect:
+   * `openKey(first)` skips whitespace, refuses anything but a key's quote
+   * and sets `keyStart`; then `takeKey(expected)` takes the key if it is
+   * `expected` as written (no escape), else `keyText()` reads it.
+   */
+  openKey(first: boolean): void {
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== QUOTE) {
+      throw this.unexpected(first ? 'a string key or "}"' : "a string key");
+    }
+    this.keyStart = this.pos;
+  }
+
+  /**
+   * At a key's opening quote: whether the key is `expected` written as it is
+   * (then the cursor is past the key), comparing in place. `expected` must
+   * hold no `"`, `\` or control character (see `plainKey`), so a match is the
+   * key exactly, with no escape.
+   */
+  takeKey(expected: string): boolean {
+    const text = this.text;
+    const start = this.pos + 1;
+    const length = expected.length;
+    if (text.charCodeAt(start + length) !== QUOTE) {
+      return false;
+    }
+    for (let index = 0; index < length; index++) {
+      if (text.charCodeAt(start + index) !== expected.charCodeAt(index)) {
+        return false;
+      }
+    }
+    this.pos = start + length + 1;
+    return true;
+  }
+
+  /**
+   * At a key's opening quote: the key, as `string()` reads it. A short key
+   * without escapes that was read before is the same string again (a
+   * cache shared by every read), so that keys repeated through an input
+   * are not allocated once each.
+   */
+  keyText(): string {
+    return this.cachedString(keyCache);
+  }
+
+  /** At a string's opening quote: the string, as `string()` reads it, short ones cached as `keyText` caches keys. */
+  stringValue(): string {
+    return this.cachedString(valueCache);
+  }
+
+  private cachedString(cache: (string | undefined)[]): string {
+    const text = this.text;
+    const start = this.pos + 1;
+    let pos = start;
+    for (;;) {
+      const code = text.charCodeAt(pos);
+      if (code === QUOTE) {
+        break;
+      }
+      // An escape, a control character or the end of the input (NaN): read, or refused, as `string()` does.
+      if (!(code >= 0x20) || code === BACKSLASH) {
+        return this.escapedString(start, pos);
+      }
+      pos++;
+    }
+    const size = pos - start;
+    this.pos = pos + 1;
+    if (size > CACHE_LONGEST) {
+      return text.slice(start, pos);
+    }
+    // The slot: by the length and three of the units (equal strings share it; others may, and take turns).
+    const slot =
+      (size * 0x9e3 +
+        text.charCodeAt(start) * 0x3b +
+        text.charCodeAt(pos - 1) * 7 +
+        text.charCodeAt(start + (size >> 1))) &
+      CACHE_MASK;
+    const cached = cache[slot];
+    if (cached !== undefined && cached.length === size) {
+      let index = 0;
+      while (index < size && cached.charCodeAt(index) === text.charCodeAt(start + index)) {
+        index++;
+      }
+      if (index === size) {
+        return cached;
+      }
+    }
+    const value = text.slice(start, pos);
+    cache[slot] = value;
+    return value;
   }
 
   /** `key` is one its object already has: refused at the key's opening quote. */
@@ -386,38 +500,28 @@ export class Lexer {
 
   /** The rest of a string from `pos`, where an escape or a control character stands. */
   private escapedString(start: number, at: number): string {
+    // Checked here as `skipString` checks it, then unescaped by the engine's own JSON reader, which
+    // takes a literal this profile accepts exactly as this reader would.
     const text = this.text;
     const length = text.length;
-    let out = text.slice(start, at);
     let pos = at;
-    for (;;) {
-      const run = pos;
-      let code = -1;
-      while (pos < length) {
-        code = text.charCodeAt(pos);
-        if (code === QUOTE || code === BACKSLASH || code < 0x20) {
-          break;
-        }
-        pos++;
-      }
-      if (pos > run) {
-        out += text.slice(run, pos);
-      }
-      if (pos >= length) {
-        this.pos = length;
-        throw this.unexpected("");
-      }
+    while (pos < length) {
+      const code = text.charCodeAt(pos);
       if (code === QUOTE) {
         this.pos = pos + 1;
-        return out;
+        return JSON.parse(text.slice(start - 1, pos + 1)) as string;
       }
       if (code === BACKSLASH) {
-        out += String.fromCodePoint(this.escape(pos));
+        this.escape(pos);
         pos = this.escapeEnd;
-        continue;
+      } else if (code < 0x20) {
+        throw this.error({ refusal: "control-character", code }, pos);
+      } else {
+        pos++;
       }
-      throw this.error({ refusal: "control-character", code }, pos);
     }
+    this.pos = length;
+    throw this.unexpected("");
   }
 
   /** Checks the string at `pos` as `string()` does, without building it. */

@@ -37,24 +37,32 @@ export function check(input: Uint8Array | string, options?: ReadOptions): void {
   lexer.end();
 }
 
+const stack: JsonValue[] = [];
+
 /** One value at the lexer's position (whitespace before it skipped). */
 export function readValue(lexer: Lexer): JsonValue {
   lexer.ws();
   const code = lexer.peek();
   if (code === 0x22) {
-    return lexer.string();
+    return lexer.stringValue();
   }
   if (code === 0x7b) {
     return readObject(lexer);
   }
   if (code === 0x5b) {
     lexer.enter();
-    const items: JsonValue[] = [];
-    if (lexer.moreItems(true)) {
+    if (!lexer.moreItems(true)) return [];
+    const start = stack.length;
+    try {
       do {
-        items.push(readValue(lexer));
+        stack.push(readValue(lexer));
       } while (lexer.moreItems(false));
+    } catch (error) {
+      stack.length = start;
+      throw error;
     }
+    const items = stack.slice(start);
+    stack.length = start;
     return items;
   }
   if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {

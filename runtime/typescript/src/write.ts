@@ -108,6 +108,18 @@ export class Output {
     this.buffer[this.length++] = byte;
   }
 
+  /** Appends bytes as they are (a key written once, ahead of time). */
+  bytes(data: Uint8Array): void {
+    const size = data.length;
+    this.reserve(size);
+    const buffer = this.buffer;
+    let at = this.length;
+    for (let index = 0; index < size; index++) {
+      buffer[at++] = data[index] as number;
+    }
+    this.length = at;
+  }
+
   /** Appends ASCII text (a number's text, a literal) as it is. */
   ascii(text: string): void {
     this.reserve(text.length);
@@ -176,6 +188,63 @@ export class Output {
       this.length = at;
     }
     this.byte(0x22);
+  }
+
+  /**
+   * Appends a safe integer's digits (`-0` as `0`), as `integerText` writes
+   * it, without making its text; any other number as `integerText` has it.
+   */
+  integer(value: number): void {
+    if (!Number.isSafeInteger(value)) {
+      this.ascii(integerText(value));
+      return;
+    }
+    this.reserve(17);
+    const buffer = this.buffer;
+    let at = this.length;
+    let rest = value;
+    if (rest < 0) {
+      buffer[at++] = 0x2d;
+      rest = -rest;
+    }
+    // The digits from the last: exact in int32 arithmetic below 2^31, in doubles above.
+    let digits = 1;
+    for (let bound = 10; bound <= rest && digits < 16; bound *= 10) {
+      digits++;
+    }
+    let index = at + digits;
+    at = index;
+    if (rest < 0x80000000) {
+      let small = rest | 0;
+      do {
+        const next = (small / 10) | 0;
+        buffer[--index] = 0x30 + small - next * 10;
+        small = next;
+      } while (small !== 0);
+    } else {
+      do {
+        const digit = rest % 10;
+        buffer[--index] = 0x30 + digit;
+        rest = (rest - digit) / 10;
+      } while (rest !== 0);
+    }
+    this.length = at;
+  }
+
+  /** Appends a float in concord's layout, as `floatText` writes it (and refuses what it refuses). */
+  float(value: number): void {
+    const magnitude = value < 0 ? -value : value;
+    // The common range, where `formatFloat` is `String` and `.0` for an integral value: without the concatenation.
+    if (magnitude >= 1e-5 && magnitude < 1e16) {
+      this.ascii(String(value));
+      if (Number.isInteger(value)) {
+        this.reserve(2);
+        this.buffer[this.length++] = 0x2e;
+        this.buffer[this.length++] = 0x30;
+      }
+      return;
+    }
+    this.ascii(floatText(value));
   }
 
   /** The bytes written (a copy: the buffer is reused as it grows). */

@@ -2,20 +2,25 @@
  * A plan compiled into a reader and a writer per value: the reader reads
  * the value at the lexer's cursor in one pass, checking the strict profile
  * as it goes (the lexer refuses what the profile refuses) and the schema's
- * rules as the plan states them; the writer writes a value back in
- * concord's layout (docs/output-bytes.md). The Python core does the same
+ * rules as the plan states them; the writer appends a value to an `Output`
+ * in concord's layout (docs/output-bytes.md). The Python core does the same
  * from the same plan (runtime/python-core/src/record/).
  *
- * A schema error is thrown where it is met, with the path to it; the caller
- * then checks the whole input under the strict profile, whose refusal comes
- * first wherever it stands (`read.ts`).
+ * A schema error is thrown where it is met as a `Failure`, which holds no
+ * pointer yet: each array, tuple, map and object it passes through on the
+ * way out adds its index or key, and `fromJson` turns it into a
+ * `SchemaError` once the whole input is checked under the strict profile,
+ * whose refusal comes first wherever it stands (`registry.ts`). A write
+ * refusal is a `WriteError` that containers extend the same way
+ * (`WriteError.under`). So nothing is paid for pointers until something is
+ * refused.
  */
 
-import type { Lexer } from "../lexer.js";
+import { type Lexer, plainKey } from "../lexer.js";
 import { JsonError } from "../profile.js";
 import { readValue } from "../strict.js";
 import { JsonFloat, type JsonValue } from "../value.js";
-import { floatText, integerText, stringText, WriteError } from "../write.js";
+import { Output, WriteError } from "../write.js";
 import { type Check, compileChecks } from "./checks.js";
 import { pointerOf, SchemaError, shown, VersionError } from "./errors.js";
 import type { ObjectPlan, PlanValue, TypePlan, UnionPlan } from "./plan.js";
@@ -23,12 +28,49 @@ import type { ObjectPlan, PlanValue, TypePlan, UnionPlan } from "./plan.js";
 /** The symbol under which a record keeps the unknown keys its type keeps (growth points, typed or matching keys). */
 export const unknownKeys: unique symbol = Symbol.for("concord.unknownKeys");
 
-export type Path = (string | number)[];
+/**
+ * A schema refusal on its way out of a read: `tokens` is its pointer,
+ * innermost token first, each container adding its own as the refusal
+ * passes through it. Not an `Error` (no stack is captured): `fromJson`
+ * turns it into the `SchemaError` or `VersionError` it stands for.
+ */
+export class Failure {
+  readonly tokens: (string | number)[] = [];
+
+  constructor(
+    readonly detail: string,
+    readonly version = false,
+  ) {}
+
+  /** The refusal as a reader's caller sees it. */
+  error(): SchemaError | VersionError {
+    const pointer = pointerOf(this.tokens.slice().reverse());
+    return this.version ? new VersionError(pointer, this.detail) : new SchemaError(pointer, this.detail);
+  }
+}
+
+/** A failure whose pointer ends with `token` (under the value that holds it). */
+function failureAt(token: string | number, detail: string): Failure {
+  const failure = new Failure(detail);
+  failure.tokens.push(token);
+  return failure;
+}
+
+/** `error`, seen from the container that holds the failed value at `token`. */
+function failedAt(error: unknown, token: string | number): unknown {
+  if (error instanceof Failure) error.tokens.push(token);
+  return error;
+}
+
+/** `error`, seen from the container that holds the refused value at `token`. */
+function refusedAt(error: unknown, token: string | number): unknown {
+  return error instanceof WriteError ? error.under(token) : error;
+}
 
 /** Reads the value at the cursor (and the whitespace after it). */
-export type Read = (lx: Lexer, path: Path) => unknown;
-/** Writes `value`, or throws a `WriteError` at `path`. */
-export type Write = (value: unknown, path: Path) => string;
+export type Read = (lx: Lexer) => unknown;
+/** Appends `value` to `out`, or throws a `WriteError` whose pointer is below this value. */
+export type Write = (value: unknown, out: Output) => void;
 
 export interface Node {
   read: Read;
@@ -42,11 +84,12 @@ export type Resolve = (ref: { type: string; module?: string }) => Node;
 
 const QUOTE = 0x22;
 const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
-
-function schemaError(path: Path, message: string): SchemaError {
-  return new SchemaError(pointerOf(path), message);
-}
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const NULL_START = 0x6e;
 
 /** What stands at the cursor, for an `invalid type` message. */
 function found(lx: Lexer): string {
@@ -60,29 +103,51 @@ function found(lx: Lexer): string {
     case 0x74:
     case 0x66:
       return "boolean";
-    case 0x6e:
+    case NULL_START:
       return "null";
     default:
       return "number";
   }
 }
 
-function invalidType(lx: Lexer, path: Path, expecting: string): SchemaError {
-  return schemaError(path, `invalid type: ${found(lx)}, expected ${expecting}`);
+function invalidType(lx: Lexer, expecting: string): Failure {
+  return new Failure(`invalid type: ${found(lx)}, expected ${expecting}`);
+}
+
+/**
+ * The first check that failed in this read, reported once the whole value
+ * has read: a value of the wrong type anywhere is refused first, as in Rust,
+ * whose checks run on values serde has built. `pendingLevel` is the depth
+ * (`lx.depth`) of the container whose token the pending failure takes next:
+ * a container reading its items at that depth adds the token of the item
+ * just read and passes the failure up a level, as a thrown one would be.
+ */
+let pending: Failure | undefined;
+let pendingLevel = -1;
+
+/** Starts a read: no check has failed yet. */
+export function startRead(): void {
+  pending = undefined;
+  pendingLevel = -1;
+}
+
+/** Ends a read: throws the first check that failed, if any. */
+export function finishRead(): void {
+  const failed = pending;
+  pending = undefined;
+  pendingLevel = -1;
+  if (failed !== undefined) throw failed;
+}
+
+/** The pending failure was met in the item at `token` of the container at `level`: its pointer takes the token. */
+function pendingIn(level: number, token: string | number): void {
+  (pending as Failure).tokens.push(token);
+  pendingLevel = level - 1;
 }
 
 /** A free-form JSON value: objects as `Map`s (input order, any key), integral float literals as `JsonFloat`. */
 export function readAny(lx: Lexer): JsonValue {
   return readValue(lx);
-}
-
-/** `text` as a JSON string, or a `WriteError` at `path` (a lone surrogate). */
-function quote(text: string, path: Path): string {
-  try {
-    return stringText(text);
-  } catch (error) {
-    throw error instanceof WriteError ? new WriteError(pointerOf(path), error.detail) : error;
-  }
 }
 
 /** Whether the number at the cursor is an integer literal (no fraction, no exponent); the cursor stays. */
@@ -103,7 +168,8 @@ function integerLiteralAt(lx: Lexer): boolean {
  * to the read itself, which meets it in its order (`undefined` then).
  */
 function lookAhead(lx: Lexer, property: string): string | { integer: number } | "other" | undefined {
-  const [pos, depth] = [lx.pos, lx.depth];
+  const pos = lx.pos;
+  const depth = lx.depth;
   let found: string | { integer: number } | "other" | undefined;
   try {
     lx.enter();
@@ -137,132 +203,143 @@ function lookAhead(lx: Lexer, property: string): string | { integer: number } | 
 }
 
 /** Writes a free-form value: `Map`s and plain objects as objects, `JsonFloat` and non-integral numbers as floats. */
-export function writeAny(value: unknown, path: Path): string {
+export function writeAny(value: unknown, out: Output): void {
   switch (typeof value) {
     case "string":
-      return quote(value, path);
+      out.string(value);
+      return;
     case "number":
-      return Number.isInteger(value) ? integer(value, path) : float(value, path);
+      if (Number.isInteger(value)) {
+        out.integer(value);
+      } else {
+        out.float(value);
+      }
+      return;
     case "boolean":
-      return value ? "true" : "false";
+      out.ascii(value ? "true" : "false");
+      return;
     case "object": {
-      if (value === null) return "null";
-      if (value instanceof JsonFloat) return float(value.value, path);
+      if (value === null) {
+        out.ascii("null");
+        return;
+      }
+      if (value instanceof JsonFloat) {
+        out.float(value.value);
+        return;
+      }
       if (Array.isArray(value)) {
-        let out = "[";
-        for (let index = 0; index < value.length; index++) {
-          path.push(index);
-          out += (index === 0 ? "" : ",") + writeAny(value[index], path);
-          path.pop();
+        out.byte(OPEN_BRACKET);
+        let index = 0;
+        try {
+          for (; index < value.length; index++) {
+            if (index > 0) out.byte(COMMA);
+            writeAny(value[index], out);
+          }
+        } catch (error) {
+          throw refusedAt(error, index);
         }
-        return `${out}]`;
+        out.byte(CLOSE_BRACKET);
+        return;
       }
-      const entries: Iterable<[string, unknown]> = value instanceof Map ? value : Object.entries(value);
-      let out = "{";
+      const entries: Iterable<[unknown, unknown]> = value instanceof Map ? value : Object.entries(value);
+      out.byte(OPEN_BRACE);
+      let first = true;
       for (const [key, item] of entries) {
-        if (typeof key !== "string") throw new WriteError(pointerOf(path), "an object key must be a string");
-        path.push(key);
-        out += `${out.length === 1 ? "" : ","}${quote(key, path)}:${writeAny(item, path)}`;
-        path.pop();
+        if (typeof key !== "string") throw new WriteError("", "an object key must be a string");
+        if (!first) out.byte(COMMA);
+        first = false;
+        try {
+          out.string(key);
+          out.byte(COLON);
+          writeAny(item, out);
+        } catch (error) {
+          throw refusedAt(error, key);
+        }
       }
-      return `${out}}`;
+      out.byte(CLOSE_BRACE);
+      return;
     }
     default:
-      throw new WriteError(pointerOf(path), `${typeof value} is not a JSON value`);
-  }
-}
-
-function integer(value: number, path: Path): string {
-  try {
-    return integerText(value);
-  } catch (error) {
-    throw error instanceof WriteError ? new WriteError(pointerOf(path), error.detail) : error;
-  }
-}
-
-function float(value: number, path: Path): string {
-  try {
-    return floatText(value);
-  } catch (error) {
-    throw error instanceof WriteError ? new WriteError(pointerOf(path), error.detail) : error;
+      throw new WriteError("", `${typeof value} is not a JSON value`);
   }
 }
 
 const ANY: Node = { read: readAny, write: writeAny, expecting: "any JSON value" };
 
 const STRING: Node = {
-  read(lx, path) {
-    if (lx.peek() !== QUOTE) throw invalidType(lx, path, "a string");
-    const value = lx.string();
+  read(lx) {
+    if (lx.peek() !== QUOTE) throw invalidType(lx, "a string");
+    const value = lx.stringValue();
     lx.ws();
     return value;
   },
-  write(value, path) {
-    if (typeof value !== "string") throw new WriteError(pointerOf(path), "expected a string");
-    return quote(value, path);
+  write(value, out) {
+    if (typeof value !== "string") throw new WriteError("", "expected a string");
+    out.string(value);
   },
   expecting: "a string",
 };
 
 const INTEGER: Node = {
-  read(lx, path) {
+  read(lx) {
     const next = lx.peek();
-    if (next !== 0x2d && (next < 0x30 || next > 0x39)) throw invalidType(lx, path, "an integer");
+    if (next !== 0x2d && (next < 0x30 || next > 0x39)) throw invalidType(lx, "an integer");
     const value = lx.number();
-    if (!lx.lastNumberWasInteger)
-      throw schemaError(path, `invalid type: floating point \`${value}\`, expected an integer`);
+    if (!lx.lastNumberWasInteger) throw new Failure(`invalid type: floating point \`${value}\`, expected an integer`);
     lx.ws();
     return value;
   },
-  write(value, path) {
-    if (typeof value !== "number" || !Number.isInteger(value))
-      throw new WriteError(pointerOf(path), "expected an integer");
-    return integer(value, path);
+  write(value, out) {
+    if (typeof value !== "number" || !Number.isInteger(value)) throw new WriteError("", "expected an integer");
+    out.integer(value);
   },
   expecting: "an integer",
 };
 
 const NUMBER: Node = {
-  read(lx, path) {
+  read(lx) {
     const next = lx.peek();
-    if (next !== 0x2d && (next < 0x30 || next > 0x39)) throw invalidType(lx, path, "a number");
+    if (next !== 0x2d && (next < 0x30 || next > 0x39)) throw invalidType(lx, "a number");
     const value = lx.number();
     lx.ws();
     return value;
   },
-  write(value, path) {
-    if (value instanceof JsonFloat) return float(value.value, path);
-    if (typeof value !== "number") throw new WriteError(pointerOf(path), "expected a number");
-    return float(value, path);
+  write(value, out) {
+    if (value instanceof JsonFloat) {
+      out.float(value.value);
+      return;
+    }
+    if (typeof value !== "number") throw new WriteError("", "expected a number");
+    out.float(value);
   },
   expecting: "a number",
 };
 
 const BOOLEAN: Node = {
-  read(lx, path) {
+  read(lx) {
     const next = lx.peek();
-    if (next !== 0x74 && next !== 0x66) throw invalidType(lx, path, "a boolean");
+    if (next !== 0x74 && next !== 0x66) throw invalidType(lx, "a boolean");
     const value = lx.literal();
     lx.ws();
     return value;
   },
-  write(value, path) {
-    if (typeof value !== "boolean") throw new WriteError(pointerOf(path), "expected a boolean");
-    return value ? "true" : "false";
+  write(value, out) {
+    if (typeof value !== "boolean") throw new WriteError("", "expected a boolean");
+    out.ascii(value ? "true" : "false");
   },
   expecting: "a boolean",
 };
 
 const NULL: Node = {
-  read(lx, path) {
-    if (lx.peek() !== 0x6e) throw invalidType(lx, path, "null");
+  read(lx) {
+    if (lx.peek() !== NULL_START) throw invalidType(lx, "null");
     lx.literal();
     lx.ws();
     return null;
   },
-  write(value, path) {
-    if (value !== null) throw new WriteError(pointerOf(path), "expected null");
-    return "null";
+  write(value, out) {
+    if (value !== null) throw new WriteError("", "expected null");
+    out.ascii("null");
   },
   expecting: "null",
 };
@@ -300,15 +377,15 @@ export function compileValue(plan: PlanValue, resolve: Resolve): Node {
 function lazy(find: () => Node): Node {
   let target: Node | undefined;
   const node: Node = {
-    read(lx, path) {
+    read(lx) {
       target ??= find();
       node.read = target.read;
-      return target.read(lx, path);
+      return target.read(lx);
     },
-    write(value, path) {
+    write(value, out) {
       target ??= find();
       node.write = target.write;
-      return target.write(value, path);
+      target.write(value, out);
     },
     get expecting() {
       target ??= find();
@@ -318,34 +395,16 @@ function lazy(find: () => Node): Node {
   return node;
 }
 
-/**
- * The first check that failed in this read, reported once the whole value
- * has read: a value of the wrong type anywhere is refused first, as in Rust,
- * whose checks run on values serde has built.
- */
-let pendingCheck: SchemaError | undefined;
-
-/** Starts a read: no check has failed yet. */
-export function startRead(): void {
-  pendingCheck = undefined;
-}
-
-/** Ends a read: throws the first check that failed, if any. */
-export function finishRead(): void {
-  const failed = pendingCheck;
-  pendingCheck = undefined;
-  if (failed !== undefined) throw failed;
-}
-
 function checked(inner: Node, checks: Check[]): Node {
   return {
-    read(lx, path) {
-      const value = inner.read(lx, path);
-      if (pendingCheck === undefined) {
+    read(lx) {
+      const value = inner.read(lx);
+      if (pending === undefined) {
         for (const check of checks) {
           const failure = check(value);
           if (failure !== undefined) {
-            pendingCheck = schemaError(path, failure);
+            pending = new Failure(failure);
+            pendingLevel = lx.depth;
             break;
           }
         }
@@ -359,46 +418,65 @@ function checked(inner: Node, checks: Check[]): Node {
 
 function nullable(inner: Node): Node {
   return {
-    read(lx, path) {
-      if (lx.peek() === 0x6e) {
+    read(lx) {
+      if (lx.peek() === NULL_START) {
         lx.literal();
         lx.ws();
         return null;
       }
-      return inner.read(lx, path);
+      return inner.read(lx);
     },
-    write(value, path) {
-      return value === null ? "null" : inner.write(value, path);
+    write(value, out) {
+      if (value === null) {
+        out.ascii("null");
+      } else {
+        inner.write(value, out);
+      }
     },
     expecting: `${inner.expecting} or null`,
   };
 }
 
+/** Where the items of the arrays being read gather (`array`). */
+const stack: unknown[] = [];
+
 function array(items: Node): Node {
   return {
-    read(lx, path) {
-      if (lx.peek() !== OPEN_BRACKET) throw invalidType(lx, path, "an array");
-      const values: unknown[] = [];
+    read(lx) {
+      if (lx.peek() !== OPEN_BRACKET) throw invalidType(lx, "an array");
       lx.enter();
-      if (lx.moreItems(true)) {
+      if (!lx.moreItems(true)) return [];
+      const level = lx.depth;
+      // The items gather on a stack shared by every array read, and leave it as an array of their size.
+      const start = stack.length;
+      try {
         do {
           lx.ws();
-          path.push(values.length);
-          values.push(items.read(lx, path));
-          path.pop();
+          stack.push(items.read(lx));
+          if (pendingLevel === level) pendingIn(level, stack.length - 1 - start);
         } while (lx.moreItems(false));
+      } catch (error) {
+        const at = stack.length - start;
+        stack.length = start;
+        throw failedAt(error, at);
       }
+      const values = stack.slice(start);
+      stack.length = start;
       return values;
     },
-    write(value, path) {
-      if (!Array.isArray(value)) throw new WriteError(pointerOf(path), "expected an array");
-      let out = "[";
-      for (let index = 0; index < value.length; index++) {
-        path.push(index);
-        out += (index === 0 ? "" : ",") + items.write(value[index], path);
-        path.pop();
+    write(value, out) {
+      if (!Array.isArray(value)) throw new WriteError("", "expected an array");
+      out.byte(OPEN_BRACKET);
+      let index = 0;
+      try {
+        for (; index < value.length; index++) {
+          if (index > 0) out.byte(COMMA);
+          items.write(value[index], out);
+        }
+      } catch (error) {
+        throw refusedAt(error, index);
       }
-      return `${out}]`;
+      out.byte(CLOSE_BRACKET);
     },
     expecting: "an array",
   };
@@ -406,11 +484,12 @@ function array(items: Node): Node {
 
 function tuple(items: Node[]): Node {
   return {
-    read(lx, path) {
-      if (lx.peek() !== OPEN_BRACKET) throw invalidType(lx, path, `an array of ${items.length}`);
+    read(lx) {
+      if (lx.peek() !== OPEN_BRACKET) throw invalidType(lx, `an array of ${items.length}`);
       const values: unknown[] = [];
       lx.enter();
       if (lx.moreItems(true)) {
+        const level = lx.depth;
         do {
           lx.ws();
           const item = items[values.length];
@@ -421,92 +500,87 @@ function tuple(items: Node[]): Node {
               lx.skipValue();
               length++;
             } while (lx.moreItems(false));
-            throw schemaError(path, `invalid length ${length}, expected fewer elements in array`);
+            throw new Failure(`invalid length ${length}, expected fewer elements in array`);
           }
-          path.push(values.length);
-          values.push(item.read(lx, path));
-          path.pop();
+          try {
+            values.push(item.read(lx));
+          } catch (error) {
+            throw failedAt(error, values.length);
+          }
+          if (pendingLevel === level) pendingIn(level, values.length - 1);
         } while (lx.moreItems(false));
       }
       if (values.length < items.length) {
-        path.push(values.length);
-        throw schemaError(path, `invalid length ${values.length}, expected an array of ${items.length}`);
+        throw failureAt(values.length, `invalid length ${values.length}, expected an array of ${items.length}`);
       }
       return values;
     },
-    write(value, path) {
+    write(value, out) {
       if (!Array.isArray(value) || value.length !== items.length) {
-        throw new WriteError(pointerOf(path), `expected an array of ${items.length}`);
+        throw new WriteError("", `expected an array of ${items.length}`);
       }
-      let out = "[";
-      items.forEach((item, index) => {
-        path.push(index);
-        out += (index === 0 ? "" : ",") + item.write(value[index], path);
-        path.pop();
-      });
-      return `${out}]`;
+      out.byte(OPEN_BRACKET);
+      for (let index = 0; index < items.length; index++) {
+        if (index > 0) out.byte(COMMA);
+        try {
+          (items[index] as Node).write(value[index], out);
+        } catch (error) {
+          throw refusedAt(error, index);
+        }
+      }
+      out.byte(CLOSE_BRACKET);
     },
     expecting: `an array of ${items.length}`,
   };
 }
 
-/**
- * Reads an object's members in order, as the strict reader does: `known`
- * says whether a key was read before (a duplicate, refused at the key
- * before its colon), `each` reads the value at the cursor.
- */
-function members(
-  lx: Lexer,
-  path: Path,
-  expecting: string,
-  known: (key: string) => boolean,
-  each: (key: string) => void,
-): void {
-  if (lx.peek() !== OPEN_BRACE) throw invalidType(lx, path, expecting);
-  lx.enter();
-  let first = true;
-  while (lx.moreMembers(first)) {
-    const key = lx.key(first);
-    first = false;
-    if (known(key)) throw lx.duplicateKey(key);
-    lx.colon();
-    lx.ws();
-    each(key);
-  }
-}
-
 function map(values: Node): Node {
   return {
-    read(lx, path) {
+    read(lx) {
+      if (lx.peek() !== OPEN_BRACE) throw invalidType(lx, "a map");
       const result = new Map<string, unknown>();
-      members(
-        lx,
-        path,
-        "a map",
-        (key) => result.has(key),
-        (key) => {
-          path.push(key);
-          result.set(key, values.read(lx, path));
-          path.pop();
-        },
-      );
+      lx.enter();
+      const level = lx.depth;
+      let first = true;
+      let key = "";
+      try {
+        while (lx.moreMembers(first)) {
+          key = lx.key(first);
+          first = false;
+          if (result.has(key)) throw lx.duplicateKey(key);
+          lx.colon();
+          lx.ws();
+          result.set(key, values.read(lx));
+          if (pendingLevel === level) pendingIn(level, key);
+        }
+      } catch (error) {
+        throw failedAt(error, key);
+      }
       return result;
     },
-    write(value, path) {
+    write(value, out) {
       const entries: Iterable<[string, unknown]> | undefined =
         value instanceof Map
           ? value
           : typeof value === "object" && value !== null && !Array.isArray(value)
             ? Object.entries(value)
             : undefined;
-      if (entries === undefined) throw new WriteError(pointerOf(path), "expected a Map");
-      let out = "{";
+      if (entries === undefined) throw new WriteError("", "expected a Map");
+      out.byte(OPEN_BRACE);
+      let first = true;
       for (const [key, item] of entries) {
-        path.push(key);
-        out += `${out.length === 1 ? "" : ","}${quote(key, path)}:${values.write(item, path)}`;
-        path.pop();
+        if (typeof key !== "string") throw new WriteError("", "an object key must be a string");
+        if (!first) out.byte(COMMA);
+        first = false;
+        try {
+          out.string(key);
+          out.byte(COLON);
+          values.write(item, out);
+        } catch (error) {
+          throw refusedAt(error, key);
+        }
       }
-      return `${out}}`;
+      out.byte(CLOSE_BRACE);
     },
     expecting: "a map",
   };
@@ -523,23 +597,33 @@ export function compileType(name: string, plan: TypePlan, resolve: Resolve): Nod
   throw new Error(`a type this runtime does not know: ${name} (generate with the concord of this runtime's version)`);
 }
 
+/** Up to this many values, an enumeration's reader compares each in place before reading the string. */
+const ENUM_IN_PLACE = 8;
+
 function enumeration(values: string[], open: boolean): Node {
   const known = new Set(values);
   const listed = values.map((value) => `\`${value}\``).join(", ");
   const expecting = `one of the strings ${listed}`;
+  // The values a read takes in place, and gives as the plan's own strings.
+  const inPlace = values.length <= ENUM_IN_PLACE ? values.filter(plainKey) : [];
   return {
-    read(lx, path) {
-      if (lx.peek() !== QUOTE) throw invalidType(lx, path, open ? "a string" : expecting);
+    read(lx) {
+      if (lx.peek() !== QUOTE) throw invalidType(lx, open ? "a string" : expecting);
+      for (let index = 0; index < inPlace.length; index++) {
+        const value = inPlace[index] as string;
+        if (lx.takeKey(value)) {
+          lx.ws();
+          return value;
+        }
+      }
       const value = lx.string();
-      if (!open && !known.has(value))
-        throw schemaError(path, `unknown variant \`${shown(value)}\`, expected ${expecting}`);
+      if (!open && !known.has(value)) throw new Failure(`unknown variant \`${shown(value)}\`, expected ${expecting}`);
       lx.ws();
       return value;
     },
-    write(value, path) {
-      if (typeof value !== "string" || (!open && !known.has(value)))
-        throw new WriteError(pointerOf(path), `expected ${expecting}`);
-      return quote(value, path);
+    write(value, out) {
+      if (typeof value !== "string" || (!open && !known.has(value))) throw new WriteError("", `expected ${expecting}`);
+      out.string(value);
     },
     expecting,
   };
@@ -566,7 +650,7 @@ function union(plan: UnionPlan, resolve: Resolve): Node {
     if (next === OPEN_BRACE) return objectBranch;
     if (next === OPEN_BRACKET) return arrayBranch;
     if (next === 0x74 || next === 0x66) return boolean;
-    if (next === 0x6e) return nullBranch;
+    if (next === NULL_START) return nullBranch;
     // A number: an integer literal goes to the integer branch when there is one.
     if (integerBranch !== undefined && integerLiteralAt(lx)) return integerBranch;
     return numberBranch;
@@ -575,8 +659,8 @@ function union(plan: UnionPlan, resolve: Resolve): Node {
   const floatBranch: Node | undefined =
     numberBranch !== undefined && integerBranch !== undefined
       ? {
-          read(lx, path) {
-            const value = numberBranch.read(lx, path);
+          read(lx) {
+            const value = numberBranch.read(lx);
             return typeof value === "number" && Number.isInteger(value) ? new JsonFloat(value) : value;
           },
           write: numberBranch.write,
@@ -584,16 +668,16 @@ function union(plan: UnionPlan, resolve: Resolve): Node {
         }
       : numberBranch;
   return {
-    read(lx, path) {
+    read(lx) {
       let node = pick(lx);
       if (node === numberBranch) node = floatBranch;
-      if (node === undefined) throw invalidType(lx, path, expecting);
-      return node.read(lx, path);
+      if (node === undefined) throw invalidType(lx, expecting);
+      return node.read(lx);
     },
-    write(value, path) {
+    write(value, out) {
       const node = writerFor(value);
-      if (node === undefined) throw new WriteError(pointerOf(path), `expected ${expecting}`);
-      return node.write(value, path);
+      if (node === undefined) throw new WriteError("", `expected ${expecting}`);
+      node.write(value, out);
     },
     expecting,
   };
@@ -620,20 +704,20 @@ function tagged(property: string, branches: { key: string; node: Node }[]): Node
   const byTag = new Map(branches.map((branch) => [branch.key, branch.node]));
   const tags = branches.map((branch) => `\`${branch.key}\``).join(", ");
   return {
-    read(lx, path) {
-      if (lx.peek() !== OPEN_BRACE) throw schemaError(path, `expected an object with the tag \`${property}\``);
+    read(lx) {
+      if (lx.peek() !== OPEN_BRACE) throw new Failure(`expected an object with the tag \`${property}\``);
       const tag = lookAhead(lx, property);
-      if (tag === undefined) throw schemaError(path, `missing the tag \`${property}\``);
+      if (tag === undefined) throw new Failure(`missing the tag \`${property}\``);
       const node = typeof tag === "string" ? byTag.get(tag) : undefined;
-      if (node === undefined) throw schemaError(path, `the tag \`${property}\` is not one of ${tags}`);
-      return node.read(lx, path);
+      if (node === undefined) throw new Failure(`the tag \`${property}\` is not one of ${tags}`);
+      return node.read(lx);
     },
-    write(value, path) {
+    write(value, out) {
       const tag =
         typeof value === "object" && value !== null ? (value as Record<string, unknown>)[property] : undefined;
       const node = typeof tag === "string" ? byTag.get(tag) : undefined;
-      if (node === undefined) throw new WriteError(pointerOf(path), `the tag \`${property}\` is not one of ${tags}`);
-      return node.write(value, path);
+      if (node === undefined) throw new WriteError("", `the tag \`${property}\` is not one of ${tags}`);
+      node.write(value, out);
     },
     expecting: `an object with the tag \`${property}\``,
   };
@@ -641,36 +725,44 @@ function tagged(property: string, branches: { key: string; node: Node }[]): Node
 
 interface FieldNode {
   json: string;
-  /** The key as written: quoted, with its colon. */
-  written: string;
+  /** Whether a read may take the key in place (`Lexer.takeKey`). */
+  plain: boolean;
+  /** Whether the key is `__proto__`, which only `Object.defineProperty` makes an own property. */
+  proto: boolean;
+  /** The key as written: quoted, with its colon, in UTF-8. */
+  written: Uint8Array;
   required: boolean;
   /** Whether an explicit null is a value (absent is not). */
   nullable: boolean;
   node: Node;
 }
 
-/** An own property of a record: `__proto__` is a key like any other. */
-function own(record: Record<string, unknown>, key: string): unknown {
-  return key === "__proto__" ? (Object.hasOwn(record, key) ? record[key] : undefined) : record[key];
-}
-
-function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    record[key] = value;
-  }
-}
+/** Fields past this many are marked seen in an array, the first ones in the bits of a number. */
+const BITS = 31;
+/** How many declared fields a read tries in place after the one it expects next, before reading the key. */
+const TRIES = 3;
 
 function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
-  const fields: FieldNode[] = plan.fields.map((field) => ({
-    json: field.json,
-    written: `${quote(field.json, [])}:`,
-    required: field.presence === "required",
-    nullable: field.presence !== "optional",
-    node: compileValue(field.value, resolve),
-  }));
+  const fields: FieldNode[] = plan.fields.map((field) => {
+    const written = new Output(field.json.length + 3);
+    written.string(field.json);
+    written.byte(COLON);
+    return {
+      json: field.json,
+      plain: plainKey(field.json),
+      proto: field.json === "__proto__",
+      written: written.toBytes(),
+      required: field.presence === "required",
+      nullable: field.presence !== "optional",
+      node: compileValue(field.value, resolve),
+    };
+  });
+  const size = fields.length;
   const index = new Map(fields.map((field, at) => [field.json, at]));
+  let requiredBits = 0;
+  for (let at = 0; at < Math.min(size, BITS); at++) {
+    if ((fields[at] as FieldNode).required) requiredBits |= 1 << at;
+  }
   const policy = plan.unknown_keys;
   const refuse = policy === "refuse";
   const keep = policy === "keep";
@@ -684,104 +776,177 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
   const count = plan.properties;
   const version = plan.version;
   const expecting = `struct ${name}`;
-  const read: Read = (lx, path) => {
-    if (version !== undefined && lx.peek() === OPEN_BRACE) {
+  // The type's records are plain objects made by a constructor of their own: the engine then
+  // sizes them for the fields they take, where `{}` grows at every property added.
+  const Plain = function (this: object) {} as unknown as new () => object;
+  Plain.prototype = Object.prototype;
+
+  /** The first required field missing from a read, in plan order, given what was seen. */
+  function missing(seen: number, seenPast: Uint8Array | undefined): Failure | undefined {
+    for (let at = 0; at < size; at++) {
+      const field = fields[at] as FieldNode;
+      if (!field.required) continue;
+      const was = at < BITS ? (seen & (1 << at)) !== 0 : seenPast !== undefined && seenPast[at] === 1;
+      if (!was) return failureAt(field.json, `missing field \`${field.json}\``);
+    }
+    return undefined;
+  }
+
+  const read: Read = (lx) => {
+    if (lx.peek() !== OPEN_BRACE) throw invalidType(lx, expecting);
+    if (version !== undefined) {
       const found = lookAhead(lx, version.field);
       if (typeof found === "object" && !version.supported.includes(found.integer)) {
-        path.push(version.field);
-        throw new VersionError(
-          pointerOf(path),
+        const failure = new Failure(
           `unsupported version ${found.integer} of ${name}: supported ${version.supported.join(", ")}`,
+          true,
         );
+        failure.tokens.push(version.field);
+        throw failure;
       }
     }
-    const record: Record<string | symbol, unknown> = {};
-    const seen = new Uint8Array(fields.length);
+    lx.enter();
+    const level = lx.depth;
+    const record = new Plain() as Record<string | symbol, unknown>;
+    let seen = 0;
+    let seenPast: Uint8Array | undefined;
     let kept: Map<string, unknown> | undefined;
     let unknown: Set<string> | undefined;
     let total = 0;
-    const known = (key: string): boolean => {
-      const position = index.get(key);
-      if (position !== undefined) return seen[position] === 1;
-      return unknown?.has(key) === true;
-    };
-    members(lx, path, expecting, known, (key) => {
-      total++;
-      const position = index.get(key);
-      if (position !== undefined) {
-        const field = fields[position] as FieldNode;
-        seen[position] = 1;
-        path.push(key);
-        if (!field.nullable && lx.peek() === 0x6e)
-          throw schemaError(path, `invalid type: null, expected ${field.node.expecting}`);
-        setOwn(record as Record<string, unknown>, key, field.node.read(lx, path));
-        path.pop();
-        return;
+    let next = 0;
+    let first = true;
+    let key = "";
+    try {
+      while (lx.moreMembers(first)) {
+        lx.openKey(first);
+        first = false;
+        // The field after the last one read is tried first, in place, then a few after it.
+        let position = -1;
+        const stop = Math.min(next + TRIES, size);
+        for (let at = next; at < stop; at++) {
+          const field = fields[at] as FieldNode;
+          if (field.plain && lx.takeKey(field.json)) {
+            position = at;
+            break;
+          }
+        }
+        if (position >= 0) {
+          key = (fields[position] as FieldNode).json;
+        } else {
+          key = lx.keyText();
+          position = index.get(key) ?? -1;
+        }
+        total++;
+        if (position >= 0) {
+          if (position < BITS) {
+            const bit = 1 << position;
+            if ((seen & bit) !== 0) throw lx.duplicateKey(key);
+            seen |= bit;
+          } else {
+            seenPast ??= new Uint8Array(size);
+            if (seenPast[position] === 1) throw lx.duplicateKey(key);
+            seenPast[position] = 1;
+          }
+          lx.colon();
+          lx.ws();
+          const field = fields[position] as FieldNode;
+          if (!field.nullable && lx.peek() === NULL_START)
+            throw new Failure(`invalid type: null, expected ${field.node.expecting}`);
+          const value = field.node.read(lx);
+          if (field.proto) {
+            Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+          } else {
+            record[key] = value;
+          }
+          next = position + 1;
+        } else {
+          if (unknown?.has(key) === true) throw lx.duplicateKey(key);
+          lx.colon();
+          lx.ws();
+          unknown ??= new Set();
+          unknown.add(key);
+          if (refuse) {
+            throw new Failure(
+              `unknown field \`${shown(key)}\`, expected ${size === 0 ? "no fields" : `one of ${expectedKeys}`}`,
+            );
+          }
+          if (!keeps || (matching !== undefined && !matching.some((pattern) => pattern.test(key)))) {
+            lx.skipValue();
+          } else {
+            kept ??= new Map();
+            kept.set(key, typed !== undefined ? typed.read(lx) : readAny(lx));
+          }
+        }
+        if (pendingLevel === level) pendingIn(level, key);
       }
-      unknown ??= new Set();
-      unknown.add(key);
-      if (refuse) {
-        path.push(key);
-        throw schemaError(
-          path,
-          `unknown field \`${shown(key)}\`, expected ${fields.length === 0 ? "no fields" : `one of ${expectedKeys}`}`,
-        );
-      }
-      if (!keeps || (matching !== undefined && !matching.some((pattern) => pattern.test(key)))) {
-        lx.skipValue();
-        return;
-      }
-      kept ??= new Map();
-      path.push(key);
-      kept.set(key, typed !== undefined ? typed.read(lx, path) : readAny(lx));
-      path.pop();
-    });
-    for (let position = 0; position < fields.length; position++) {
-      const field = fields[position] as FieldNode;
-      if (field.required && seen[position] === 0) {
-        path.push(field.json);
-        throw schemaError(path, `missing field \`${field.json}\``);
-      }
+    } catch (error) {
+      throw failedAt(error, key);
+    }
+    if ((seen & requiredBits) !== requiredBits || size > BITS) {
+      const failure = missing(seen, seenPast);
+      if (failure !== undefined) throw failure;
     }
     if (
-      pendingCheck === undefined &&
+      pending === undefined &&
       count !== undefined &&
       ((count.min !== undefined && total < count.min) || (count.max !== undefined && total > count.max))
     ) {
-      pendingCheck = schemaError(path, `${total} properties, expected ${bounds(count.min, count.max)}`);
+      pending = new Failure(`${total} properties, expected ${bounds(count.min, count.max)}`);
+      pendingLevel = lx.depth;
     }
     if (keeps) record[unknownKeys] = kept ?? new Map();
     return record;
   };
-  const write: Write = (value, path) => {
+
+  const write: Write = (value, out) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new WriteError(pointerOf(path), `expected ${expecting}`);
+      throw new WriteError("", `expected ${expecting}`);
     }
     const record = value as Record<string | symbol, unknown>;
-    let out = "{";
-    for (const field of fields) {
-      const item = own(record as Record<string, unknown>, field.json);
+    out.byte(OPEN_BRACE);
+    let first = true;
+    for (let at = 0; at < size; at++) {
+      const field = fields[at] as FieldNode;
+      const json = field.json;
+      // An own property: `__proto__` is a key like any other.
+      const item = field.proto ? (Object.hasOwn(record, json) ? record[json] : undefined) : record[json];
       if (item === undefined) {
-        if (field.required) throw new WriteError(pointerOf([...path, field.json]), `missing field \`${field.json}\``);
+        if (field.required) throw new WriteError("", `missing field \`${json}\``).under(json);
         continue;
       }
-      path.push(field.json);
       if (item === null && !field.nullable)
-        throw new WriteError(pointerOf(path), "null is not a value of this field: leave it out");
-      out += (out.length === 1 ? "" : ",") + field.written + field.node.write(item, path);
-      path.pop();
+        throw new WriteError("", "null is not a value of this field: leave it out").under(json);
+      if (!first) out.byte(COMMA);
+      first = false;
+      out.bytes(field.written);
+      try {
+        field.node.write(item, out);
+      } catch (error) {
+        throw refusedAt(error, json);
+      }
     }
     const extra = record[unknownKeys];
     if (keeps && extra instanceof Map) {
-      for (const [key, item] of extra as Map<string, unknown>) {
-        path.push(key);
+      for (const [key, item] of extra as Map<unknown, unknown>) {
+        if (typeof key !== "string") throw new WriteError("", "an object key must be a string");
         if (index.has(key))
-          throw new WriteError(pointerOf(path), "a kept key that is a declared property would be written twice");
-        out += `${out.length === 1 ? "" : ","}${quote(key, path)}:${typed !== undefined ? typed.write(item, path) : writeAny(item, path)}`;
-        path.pop();
+          throw new WriteError("", "a kept key that is a declared property would be written twice").under(key);
+        if (!first) out.byte(COMMA);
+        first = false;
+        try {
+          out.string(key);
+          out.byte(COLON);
+          if (typed !== undefined) {
+            typed.write(item, out);
+          } else {
+            writeAny(item, out);
+          }
+        } catch (error) {
+          throw refusedAt(error, key);
+        }
       }
     }
-    return `${out}}`;
+    out.byte(CLOSE_BRACE);
   };
   return { read, write, expecting };
 }

@@ -9,11 +9,12 @@ import { canonicalize, digestBytes } from "../canonical.js";
 import { decode, Lexer } from "../lexer.js";
 import { DEFAULT_MAX_BYTES } from "../profile.js";
 import * as strict from "../strict.js";
+import { Output } from "../write.js";
 import { type ArrayOutcome, type LinesOutcome, readJsonArray, readJsonl } from "./batch.js";
 import { isTypedId } from "./checks.js";
 import { engine } from "./engine.js";
-import { EngineUnavailable, SchemaError, VersionError } from "./errors.js";
-import { compileType, finishRead, type Node, startRead } from "./nodes.js";
+import { EngineUnavailable, SchemaError } from "./errors.js";
+import { compileType, Failure, finishRead, type Node, startRead } from "./nodes.js";
 import { type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
 
 /** The runtime's version: generated packages name the version they were generated for. */
@@ -202,13 +203,14 @@ class Record_<T> implements RecordType<T> {
     try {
       startRead();
       lx.ws();
-      record = this.node.read(lx, []) as T;
+      record = this.node.read(lx) as T;
       lx.end();
       finishRead();
     } catch (error) {
-      if (error instanceof SchemaError || error instanceof VersionError) {
+      if (error instanceof Failure) {
         // The strict profile's refusal comes first, wherever in the input it stands.
         strict.check(input, options);
+        throw error.error();
       }
       throw error;
     }
@@ -222,21 +224,33 @@ class Record_<T> implements RecordType<T> {
     return record;
   }
 
+  /** The record written into a new `Output`, sized as the last record written was. */
+  #write(record: T): Output {
+    const out = new Output(this.#lastLength);
+    this.node.write(record, out);
+    this.#lastLength = Math.max(out.length, 256);
+    return out;
+  }
+
+  #lastLength = 256;
+
   toJson(record: T): string {
-    return this.node.write(record, []);
+    return this.#write(record).toString();
   }
 
   toBytes(record: T): Uint8Array {
-    return encoder.encode(this.toJson(record));
+    const out = this.#write(record);
+    // The Output is this call's own: its buffer is the answer when it is full.
+    return out.length === out.buffer.length ? out.buffer : out.toBytes();
   }
 
   digest(record: T): string {
-    return digestBytes(canonicalize(this.toJson(record)));
+    return digestBytes(canonicalize(this.#write(record).toBytes()));
   }
 
   validate(record: T): void {
     if (this.schema === undefined) throw new Error(`${this.label} has no pinned schema`);
-    this.schema.validateJson(this.toJson(record));
+    this.schema.validateJson(this.#write(record).toBytes());
   }
 
   readJsonl(input: Uint8Array | string, options?: ReadOptions): LinesOutcome<T> {
