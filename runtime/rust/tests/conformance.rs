@@ -91,8 +91,9 @@ fn typescript_answers(inputs: &[Input]) -> Vec<Value> {
     assert!(built.exists(), "the TypeScript runtime is not built ({} is missing): run `npm ci && npx tsc -p runtime/typescript`", built.display());
     // A build older than its sources would test yesterday's runtime.
     let modified = |path: &Path| std::fs::metadata(path).and_then(|metadata| metadata.modified()).unwrap();
-    for source in sorted_files(&package.join("src")) {
-        let output = package.join("dist/src").join(source.with_extension("js").file_name().unwrap());
+    for source in typescript_sources(&package.join("src")) {
+        let relative = source.strip_prefix(package.join("src")).unwrap();
+        let output = package.join("dist/src").join(relative.with_extension("js"));
         assert!(
             output.exists() && modified(&output) >= modified(&source),
             "the TypeScript runtime's build is older than {}: run `npx tsc -p runtime/typescript`",
@@ -125,6 +126,19 @@ fn hex(bytes: &[u8]) -> String {
 
 fn unhex(text: &str) -> Vec<u8> {
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
+}
+
+/// The TypeScript sources below `dir`, in its folders too.
+fn typescript_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut sources = Vec::new();
+    for path in sorted_files(dir) {
+        if path.is_dir() {
+            sources.extend(typescript_sources(&path));
+        } else if path.extension().is_some_and(|extension| extension == "ts") {
+            sources.push(path);
+        }
+    }
+    sources
 }
 
 fn sorted_files(dir: &Path) -> Vec<PathBuf> {
