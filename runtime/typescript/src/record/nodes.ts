@@ -882,17 +882,25 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
     } catch (error) {
       throw failedAt(error, key);
     }
-    if ((seen & requiredBits) !== requiredBits || size > BITS) {
-      const failure = missing(seen, seenPast);
-      if (failure !== undefined) throw failure;
+    // At the object's end, in the order Rust's and Python's refusals take: the first check that
+    // failed on a value inside it (a check failed before it, outside it, waits for its own
+    // object), then how many keys it has (every key counted, dropped ones too), then a missing
+    // property.
+    if (pending !== undefined && pendingLevel === level - 1) {
+      const failed = pending;
+      pending = undefined;
+      pendingLevel = -1;
+      throw failed;
     }
     if (
-      pending === undefined &&
       count !== undefined &&
       ((count.min !== undefined && total < count.min) || (count.max !== undefined && total > count.max))
     ) {
-      pending = new Failure(`${total} properties, expected ${bounds(count.min, count.max)}`);
-      pendingLevel = lx.depth;
+      throw new Failure(`${total} properties, expected ${bounds(count.min, count.max)}`);
+    }
+    if ((seen & requiredBits) !== requiredBits || size > BITS) {
+      const failure = missing(seen, seenPast);
+      if (failure !== undefined) throw failure;
     }
     if (keeps) record[unknownKeys] = kept ?? new Map();
     return record;
