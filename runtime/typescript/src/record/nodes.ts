@@ -729,6 +729,8 @@ interface FieldNode {
   plain: boolean;
   /** Whether the key is `__proto__`, which only `Object.defineProperty` makes an own property. */
   proto: boolean;
+  /** Whether a record inherits a property of that name (`constructor`, `toString`, `__proto__`...): only an own one is the field's. */
+  inherited: boolean;
   /** The key as written: quoted, with its colon, in UTF-8. */
   written: Uint8Array;
   required: boolean;
@@ -751,6 +753,7 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
       json: field.json,
       plain: plainKey(field.json),
       proto: field.json === "__proto__",
+      inherited: field.json in Object.prototype,
       written: written.toBytes(),
       required: field.presence === "required",
       nullable: field.presence !== "optional",
@@ -916,8 +919,8 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
     for (let at = 0; at < size; at++) {
       const field = fields[at] as FieldNode;
       const json = field.json;
-      // An own property: `__proto__` is a key like any other.
-      const item = field.proto ? (Object.hasOwn(record, json) ? record[json] : undefined) : record[json];
+      // An own property: `constructor` and `__proto__` are keys like any other, absent when not own.
+      const item = field.inherited ? (Object.hasOwn(record, json) ? record[json] : undefined) : record[json];
       if (item === undefined) {
         if (field.required) throw new WriteError("", `missing field \`${json}\``).under(json);
         continue;
