@@ -91,16 +91,20 @@ export class Output {
 
   /** Room for `more` bytes after `length`. */
   reserve(more: number): void {
-    const needed = this.length + more;
-    if (needed > this.buffer.length) {
-      let capacity = this.buffer.length * 2;
-      while (capacity < needed) {
-        capacity *= 2;
-      }
-      const grown = new Uint8Array(capacity);
-      grown.set(this.buffer.subarray(0, this.length));
-      this.buffer = grown;
+    if (this.length + more > this.buffer.length) {
+      this.grow(this.length + more);
     }
+  }
+
+  /** A buffer of at least `needed` bytes, twice as large as the last as often as it takes. */
+  private grow(needed: number): void {
+    let capacity = Math.max(this.buffer.length * 2, 64);
+    while (capacity < needed) {
+      capacity *= 2;
+    }
+    const grown = new Uint8Array(capacity);
+    grown.set(this.buffer.subarray(0, this.length));
+    this.buffer = grown;
   }
 
   /** Appends one ASCII byte (`,`, `:`, a bracket). */
