@@ -437,8 +437,20 @@ function nullable(inner: Node): Node {
   };
 }
 
-/** Where the items of the arrays being read gather (`array`). */
+/** Where the items of the arrays being read gather (`array`): `top` of them; those above are stale. */
 const stack: unknown[] = [];
+let top = 0;
+let highest = 0;
+
+/** Takes the stack back to `start`; once the outermost array is read, it lets go of what the arrays held. */
+function unwind(start: number): void {
+  if (top > highest) highest = top;
+  top = start;
+  if (start === 0) {
+    stack.fill(undefined, 0, highest);
+    highest = 0;
+  }
+}
 
 function array(items: Node): Node {
   return {
@@ -448,20 +460,21 @@ function array(items: Node): Node {
       if (!lx.moreItems(true)) return [];
       const level = lx.depth;
       // The items gather on a stack shared by every array read, and leave it as an array of their size.
-      const start = stack.length;
+      const start = top;
       try {
         do {
           lx.ws();
-          stack.push(items.read(lx));
-          if (pendingLevel === level) pendingIn(level, stack.length - 1 - start);
+          const item = items.read(lx);
+          stack[top++] = item;
+          if (pendingLevel === level) pendingIn(level, top - 1 - start);
         } while (lx.moreItems(false));
       } catch (error) {
-        const at = stack.length - start;
-        stack.length = start;
+        const at = top - start;
+        unwind(start);
         throw failedAt(error, at);
       }
-      const values = stack.slice(start);
-      stack.length = start;
+      const values = stack.slice(start, top);
+      unwind(start);
       return values;
     },
     write(value, out) {
