@@ -742,8 +742,9 @@ interface FieldNode {
   plain: boolean;
   /** Whether the key is `__proto__`, which only `Object.defineProperty` makes an own property. */
   proto: boolean;
-  /** The key as written: quoted, with its colon, in UTF-8. */
+  /** The key as written: quoted, with its colon, in UTF-8; and after a comma, for a field that is not the first. */
   written: Uint8Array;
+  writtenAfter: Uint8Array;
   required: boolean;
   /** Whether an explicit null is a value (absent is not). */
   nullable: boolean;
@@ -757,14 +758,17 @@ const TRIES = 3;
 
 function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
   const fields: FieldNode[] = plan.fields.map((field) => {
-    const written = new Output(field.json.length + 3);
+    const written = new Output(field.json.length + 4);
+    written.byte(COMMA);
     written.string(field.json);
     written.byte(COLON);
+    const writtenAfter = written.toBytes();
     return {
       json: field.json,
       plain: plainKey(field.json),
       proto: field.json === "__proto__",
-      written: written.toBytes(),
+      written: writtenAfter.subarray(1),
+      writtenAfter,
       required: field.presence === "required",
       nullable: field.presence !== "optional",
       node: compileValue(field.value, resolve),
@@ -929,9 +933,8 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
       }
       if (item === null && !field.nullable)
         throw new WriteError("", "null is not a value of this field: leave it out").under(json);
-      if (!first) out.byte(COMMA);
+      out.bytes(first ? field.written : field.writtenAfter);
       first = false;
-      out.bytes(field.written);
       try {
         field.node.write(item, out);
       } catch (error) {
