@@ -107,6 +107,7 @@ for (const document of PINNED) ajv.addSchema(JSON.parse(document.text), document
 const ajvFor = (name) => ajv.getSchema(bindings[name].schema.documents[0].uri);
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
 
 function pairs(first, second) {
   first();
@@ -170,6 +171,16 @@ for (const [name, schema] of [
     pairs(
       () => JSON.stringify(plain),
       () => type.toJson(record),
+    ),
+  );
+  // toJson decodes the bytes the writer makes into a string; toBytes hands them over.
+  row(
+    name,
+    "toBytes vs encode(JSON.stringify)",
+    bytes.length,
+    pairs(
+      () => encoder.encode(JSON.stringify(plain)),
+      () => type.toBytes(record),
     ),
   );
   try {

@@ -196,6 +196,8 @@ export function firstInvalidByte(bytes: Uint8Array): number {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** 10^0 to 10^22: the powers of ten a double holds exactly. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => 10 ** power);
 
 /**
  * Keys and strings of at most this many UTF-16 units are cached (`keyText`,
@@ -659,27 +661,40 @@ export class Lexer {
       throw this.notAValue();
     }
     const integerEnd = pos;
+    // The digits of a float, as an integer while they are few enough to be exact, and its decimal exponent.
+    let digits = magnitude;
+    let decimals = 0;
     code = text.charCodeAt(pos);
     if (code === 0x2e) {
       const after = text.charCodeAt(pos + 1);
       if (after >= ZERO && after <= NINE) {
-        pos += 2;
-        while (isDigit(text.charCodeAt(pos))) {
-          pos++;
-        }
-        code = text.charCodeAt(pos);
+        pos++;
+        code = after;
+        do {
+          digits = digits * 10 + (code - ZERO);
+          decimals++;
+          code = text.charCodeAt(++pos);
+        } while (code >= ZERO && code <= NINE);
       }
     }
+    let exponent = 0;
+    let exponentDigits = 0;
     if (code === 0x65 || code === 0x45) {
       let first = pos + 1;
       const sign = text.charCodeAt(first);
       if (sign === 0x2b || sign === MINUS) {
         first++;
       }
-      if (isDigit(text.charCodeAt(first))) {
-        pos = first + 1;
-        while (isDigit(text.charCodeAt(pos))) {
-          pos++;
+      code = text.charCodeAt(first);
+      if (code >= ZERO && code <= NINE) {
+        pos = first;
+        do {
+          exponent = exponent * 10 + (code - ZERO);
+          exponentDigits++;
+          code = text.charCodeAt(++pos);
+        } while (code >= ZERO && code <= NINE);
+        if (sign === MINUS) {
+          exponent = -exponent;
         }
       }
     }
@@ -700,6 +715,19 @@ export class Lexer {
       return magnitude;
     }
     this.lastNumberWasInteger = false;
+    // Up to 15 digits and a power of ten up to 10^22 both are exact doubles, so one multiplication
+    // or division rounds the literal's value correctly, as `Number` does (Clinger's fast path).
+    const scale = exponent - decimals;
+    if (integerEnd - start + decimals <= 15 && exponentDigits <= 3 && scale >= -22 && scale <= 22) {
+      const value = scale < 0 ? digits / (POWERS_OF_TEN[-scale] as number) : digits * (POWERS_OF_TEN[scale] as number);
+      if (negative) {
+        if (value === 0) {
+          throw this.error({ refusal: "negative-zero" }, start);
+        }
+        return -value;
+      }
+      return value;
+    }
     const literal = text.slice(start, pos);
     const value = floatValue(literal);
     if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) {
@@ -826,8 +854,4 @@ export class Lexer {
       this.skipValue();
     } while (this.moreMembers(false));
   }
-}
-
-function isDigit(code: number): boolean {
-  return code >= ZERO && code <= NINE;
 }

@@ -38,6 +38,21 @@ export function check(input: Uint8Array | string, options?: ReadOptions): void {
 }
 
 const stack: JsonValue[] = [];
+/** How many items stand on `stack`; those above it are stale until the outermost array is read. */
+let top = 0;
+let highest = 0;
+
+/** Takes the stack back to `start`; once the outermost array is read, it lets go of what the arrays held. */
+function unwind(start: number): void {
+  if (top > highest) {
+    highest = top;
+  }
+  top = start;
+  if (start === 0) {
+    stack.fill(null, 0, highest);
+    highest = 0;
+  }
+}
 
 /** One value at the lexer's position (whitespace before it skipped). */
 export function readValue(lexer: Lexer): JsonValue {
@@ -52,17 +67,19 @@ export function readValue(lexer: Lexer): JsonValue {
   if (code === 0x5b) {
     lexer.enter();
     if (!lexer.moreItems(true)) return [];
-    const start = stack.length;
+    // The items gather on a stack that every array read shares, and leave it as an array of their size.
+    const start = top;
     try {
       do {
-        stack.push(readValue(lexer));
+        const item = readValue(lexer);
+        stack[top++] = item;
       } while (lexer.moreItems(false));
     } catch (error) {
-      stack.length = start;
+      unwind(start);
       throw error;
     }
-    const items = stack.slice(start);
-    stack.length = start;
+    const items = stack.slice(start, top);
+    unwind(start);
     return items;
   }
   if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {

@@ -76,6 +76,9 @@ ESCAPE[0x5c] = 0x5c;
 
 const decoder = new TextDecoder();
 
+/** How many decimals `Output.float` tries to write a value with before it asks `String`. */
+const SHORT_FRACTION = 6;
+
 /** Where the writers append: UTF-8 bytes in a buffer that grows by doubling. */
 export class Output {
   /** The buffer; its first `length` bytes are written. */
@@ -88,16 +91,20 @@ export class Output {
 
   /** Room for `more` bytes after `length`. */
   reserve(more: number): void {
-    const needed = this.length + more;
-    if (needed > this.buffer.length) {
-      let capacity = this.buffer.length * 2;
-      while (capacity < needed) {
-        capacity *= 2;
-      }
-      const grown = new Uint8Array(capacity);
-      grown.set(this.buffer.subarray(0, this.length));
-      this.buffer = grown;
+    if (this.length + more > this.buffer.length) {
+      this.grow(this.length + more);
     }
+  }
+
+  /** A buffer of at least `needed` bytes, twice as large as the last as often as it takes. */
+  private grow(needed: number): void {
+    let capacity = Math.max(this.buffer.length * 2, 64);
+    while (capacity < needed) {
+      capacity *= 2;
+    }
+    const grown = new Uint8Array(capacity);
+    grown.set(this.buffer.subarray(0, this.length));
+    this.buffer = grown;
   }
 
   /** Appends one ASCII byte (`,`, `:`, a bracket). */
@@ -236,6 +243,9 @@ export class Output {
     const magnitude = value < 0 ? -value : value;
     // The common range, where `formatFloat` is `String` and `.0` for an integral value: without the concatenation.
     if (magnitude >= 1e-5 && magnitude < 1e16) {
+      if (magnitude < 1e15 && this.shortDecimal(value < 0, magnitude)) {
+        return;
+      }
       this.ascii(String(value));
       if (Number.isInteger(value)) {
         this.reserve(2);
@@ -245,6 +255,65 @@ export class Output {
       return;
     }
     this.ascii(floatText(value));
+  }
+
+  /**
+   * Appends `magnitude` (signed) if it is `m / 10^k` for some `k` up to
+   * `SHORT_FRACTION` and an `m` of at most 15 digits, and says whether it was.
+   * That text is the shortest that reads back as the value, which `String`
+   * writes: it reads back (both `m` and `10^k` are exact doubles, so `m / 10^k`
+   * is the correctly rounded value of the text); no shorter text does (the
+   * least such `k` is taken, and a text with fewer digits would have fewer
+   * decimals); and no other text of as many digits does (two decimals of at
+   * most 15 significant digits are never the same double).
+   *
+   * One division tells: if some `k` fits, the largest `K` tried fits too
+   * (`m × 10^(K-k)` over `10^K` is the same fraction), and the least `k` is
+   * `K` less the trailing zeros of that `m`. `m` is found by rounding
+   * `magnitude × 10^K`, which is within 1/8 of it below 2^50.
+   */
+  private shortDecimal(negative: boolean, magnitude: number): boolean {
+    let decimals = SHORT_FRACTION;
+    let scale = 10 ** SHORT_FRACTION;
+    while (magnitude * scale >= 1e15) {
+      if (decimals === 0) {
+        return false;
+      }
+      decimals--;
+      scale /= 10;
+    }
+    let digits = Math.round(magnitude * scale);
+    if (digits >= 1e15 || digits / scale !== magnitude) {
+      return false;
+    }
+    while (decimals > 0 && digits % 10 === 0) {
+      digits /= 10;
+      scale /= 10;
+      decimals--;
+    }
+    if (negative) {
+      this.byte(0x2d);
+    }
+    if (decimals === 0) {
+      this.integer(digits);
+      this.reserve(2);
+      this.buffer[this.length++] = 0x2e;
+      this.buffer[this.length++] = 0x30;
+      return true;
+    }
+    let fraction = digits % scale;
+    this.integer((digits - fraction) / scale);
+    this.reserve(decimals + 1);
+    const buffer = this.buffer;
+    const at = this.length;
+    buffer[at] = 0x2e;
+    for (let index = at + decimals; index > at; index--) {
+      const digit = fraction % 10;
+      buffer[index] = 0x30 + digit;
+      fraction = (fraction - digit) / 10;
+    }
+    this.length = at + decimals + 1;
+    return true;
   }
 
   /** The bytes written (a copy: the buffer is reused as it grows). */

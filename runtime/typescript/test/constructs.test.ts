@@ -68,3 +68,29 @@ test("every construct fixture reads, refuses and writes back as expected", async
   assert.ok(cases > 200, `only ${cases} fixtures found`);
   assert.deepEqual(failures, []);
 });
+
+test("a key that is not a string, in kept keys or a typed map, is refused when written, as a free-form map's is", async () => {
+  const registry = (await import(pathToFileURL(bindings).href)) as Record<string, RecordType<unknown>>;
+  const { Growing, Engine } = registry as { Growing: RecordType<unknown>; Engine: RecordType<unknown> };
+  const message = (write: () => unknown): string => {
+    try {
+      write();
+      return "written";
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const kept = { [Symbol.for("concord.unknownKeys")]: new Map<unknown, unknown>([[1, "x"]]) };
+  assert.equal(
+    message(() => Growing.toJson(kept)),
+    'at "": an object key must be a string',
+  );
+  assert.equal(
+    message(() => Engine.toJson({ labels: new Map<unknown, unknown>([[1, "x"]]) })),
+    'at "/labels": an object key must be a string',
+  );
+  assert.equal(
+    message(() => Engine.toJson({ env: new Map<unknown, unknown>([[1, "x"]]) })),
+    'at "/env": an object key must be a string',
+  );
+});

@@ -9,6 +9,7 @@ import {
   utf8Length,
   wellFormed,
 } from "../src/index.js";
+import { floatValue } from "../src/profile.js";
 import { bytes, outcome, random } from "./support.js";
 
 function lexer(text: string): Lexer {
@@ -246,6 +247,36 @@ test("a number is the longest prefix the grammar allows, and says whether it is 
     outcome(() => underflow.number()),
     "negative-zero at byte 0: negative zero is refused",
   );
+});
+
+test("a float is the literal's value correctly rounded, by the fast path or by floatValue", () => {
+  const next = random(0xf1f7n);
+  const digits = (count: number): string => Array.from({ length: count }, () => String(next(10))).join("");
+  for (let round = 0; round < 50000; round++) {
+    let literal = (next(3) === 0 ? "-" : "") + (next(4) === 0 ? "0" : String(1 + next(9)) + digits(next(18)));
+    literal += next(4) === 0 ? "" : `.${digits(1 + next(20))}`;
+    if (next(3) === 0 || !literal.includes("."))
+      literal += `${next(2) === 0 ? "e" : "E"}${["", "+", "-"][next(3)]}${digits(1 + next(3))}`;
+    const lx = lexer(literal);
+    const value = floatValue(literal);
+    if (value === 0 && literal.startsWith("-")) {
+      assert.match(
+        outcome(() => lx.number()),
+        /^negative-zero at byte 0/,
+        literal,
+      );
+    } else if (!Number.isFinite(value)) {
+      assert.match(
+        outcome(() => lx.number()),
+        /^number-out-of-range at byte 0/,
+        literal,
+      );
+    } else {
+      assert.ok(Object.is(lx.number(), value), literal);
+      assert.equal(lx.lastNumberWasInteger, false, literal);
+      assert.equal(lx.pos, literal.length, literal);
+    }
+  }
 });
 
 test("literals, and what starts no value", () => {

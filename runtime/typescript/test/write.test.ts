@@ -173,3 +173,73 @@ test("nesting deeper than 64 is refused at the 65th container, counting the leve
 test("toBytes is UTF-8", () => {
   assert.deepEqual([...toBytes('"é"')], [0x22, 0xc3, 0xa9, 0x22]);
 });
+
+/** What `write` gives, or the text of what it throws. */
+function textOf(write: () => string): string {
+  try {
+    return write();
+  } catch (error) {
+    return String(error);
+  }
+}
+
+test("Output.float writes what floatText writes, and refuses what it refuses", () => {
+  const next = random(0xf10a7n);
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const values: number[] = [0.1, 0.2, 0.1 + 0.2, 1 / 3, 1e-5, 9.9e-6, 1.25e-5, 0.000015, 1e15 - 1, 1e15, 1e15 + 0.5];
+  values.push(999999999999999.9, 123456789012345.6, 9007199254740991, 1e16, 5e-324, 1.7976931348623157e308);
+  values.push(Number.NaN, Number.POSITIVE_INFINITY, 0);
+  for (let round = 0; round < 20000; round++) {
+    // Any double.
+    words[0] = next(2 ** 32);
+    words[1] = next(2 ** 32);
+    values.push(bits[0] as number);
+    // A short decimal, and the double next to it, which is no short decimal.
+    bits[0] = next(10 ** 9) / 10 ** next(10);
+    values.push(bits[0] as number);
+    words[0] = (words[0] as number) + 1;
+    values.push(bits[0] as number);
+    // A decimal of up to 17 significant digits.
+    values.push(Number((next(10 ** 6) * 10 ** (next(20) - 10)).toPrecision(1 + next(17))));
+  }
+  const decoder = new TextDecoder();
+  for (const value of values) {
+    for (const signed of [value, -value]) {
+      const written = textOf(() => {
+        const out = new Output(1);
+        out.float(signed);
+        return decoder.decode(out.toBytes());
+      });
+      assert.equal(
+        written,
+        textOf(() => floatText(signed)),
+        String(signed),
+      );
+    }
+  }
+});
+
+test("Output.integer writes what integerText writes, and refuses what it refuses", () => {
+  const next = random(0x1e7n);
+  const values = [0, 1, 9, 10, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 1e15, 1e15 - 1, 2 ** 53 - 1, 2 ** 53, 1e300, 1.5];
+  values.push(Number.NaN, Number.POSITIVE_INFINITY);
+  for (let round = 0; round < 20000; round++) {
+    values.push(next(10 ** (1 + next(9))) * 10 ** next(8) + next(1000));
+  }
+  const decoder = new TextDecoder();
+  for (const value of values) {
+    for (const signed of [value, -value]) {
+      const written = textOf(() => {
+        const out = new Output(1);
+        out.integer(signed);
+        return decoder.decode(out.toBytes());
+      });
+      assert.equal(
+        written,
+        textOf(() => integerText(signed)),
+        String(signed),
+      );
+    }
+  }
+});

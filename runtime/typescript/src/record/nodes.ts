@@ -437,8 +437,20 @@ function nullable(inner: Node): Node {
   };
 }
 
-/** Where the items of the arrays being read gather (`array`). */
+/** Where the items of the arrays being read gather (`array`): `top` of them; those above are stale. */
 const stack: unknown[] = [];
+let top = 0;
+let highest = 0;
+
+/** Takes the stack back to `start`; once the outermost array is read, it lets go of what the arrays held. */
+function unwind(start: number): void {
+  if (top > highest) highest = top;
+  top = start;
+  if (start === 0) {
+    stack.fill(undefined, 0, highest);
+    highest = 0;
+  }
+}
 
 function array(items: Node): Node {
   return {
@@ -448,20 +460,21 @@ function array(items: Node): Node {
       if (!lx.moreItems(true)) return [];
       const level = lx.depth;
       // The items gather on a stack shared by every array read, and leave it as an array of their size.
-      const start = stack.length;
+      const start = top;
       try {
         do {
           lx.ws();
-          stack.push(items.read(lx));
-          if (pendingLevel === level) pendingIn(level, stack.length - 1 - start);
+          const item = items.read(lx);
+          stack[top++] = item;
+          if (pendingLevel === level) pendingIn(level, top - 1 - start);
         } while (lx.moreItems(false));
       } catch (error) {
-        const at = stack.length - start;
-        stack.length = start;
+        const at = top - start;
+        unwind(start);
         throw failedAt(error, at);
       }
-      const values = stack.slice(start);
-      stack.length = start;
+      const values = stack.slice(start, top);
+      unwind(start);
       return values;
     },
     write(value, out) {
@@ -731,8 +744,9 @@ interface FieldNode {
   proto: boolean;
   /** Whether a record inherits a property of that name (`constructor`, `toString`, `__proto__`...): only an own one is the field's. */
   inherited: boolean;
-  /** The key as written: quoted, with its colon, in UTF-8. */
+  /** The key as written: quoted, with its colon, in UTF-8; and after a comma, for a field that is not the first. */
   written: Uint8Array;
+  writtenAfter: Uint8Array;
   required: boolean;
   /** Whether an explicit null is a value (absent is not). */
   nullable: boolean;
@@ -746,15 +760,18 @@ const TRIES = 3;
 
 function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
   const fields: FieldNode[] = plan.fields.map((field) => {
-    const written = new Output(field.json.length + 3);
+    const written = new Output(field.json.length + 4);
+    written.byte(COMMA);
     written.string(field.json);
     written.byte(COLON);
+    const writtenAfter = written.toBytes();
     return {
       json: field.json,
       plain: plainKey(field.json),
       proto: field.json === "__proto__",
       inherited: field.json in Object.prototype,
-      written: written.toBytes(),
+      written: writtenAfter.subarray(1),
+      writtenAfter,
       required: field.presence === "required",
       nullable: field.presence !== "optional",
       node: compileValue(field.value, resolve),
@@ -927,9 +944,8 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
       }
       if (item === null && !field.nullable)
         throw new WriteError("", "null is not a value of this field: leave it out").under(json);
-      if (!first) out.byte(COMMA);
+      out.bytes(first ? field.written : field.writtenAfter);
       first = false;
-      out.bytes(field.written);
       try {
         field.node.write(item, out);
       } catch (error) {
