@@ -20,7 +20,7 @@ import { type Lexer, plainKey } from "../lexer.js";
 import { JsonError } from "../profile.js";
 import { readValue } from "../strict.js";
 import { JsonFloat, type JsonValue } from "../value.js";
-import { Output, WriteError } from "../write.js";
+import { Output, WriteError, writeValueTo } from "../write.js";
 import { type Check, compileChecks } from "./checks.js";
 import { pointerOf, SchemaError, shown, VersionError } from "./errors.js";
 import type { ObjectPlan, PlanValue, TypePlan, UnionPlan } from "./plan.js";
@@ -145,11 +145,6 @@ function pendingIn(level: number, token: string | number): void {
   pendingLevel = level - 1;
 }
 
-/** A free-form JSON value: objects as `Map`s (input order, any key), integral float literals as `JsonFloat`. */
-export function readAny(lx: Lexer): JsonValue {
-  return readValue(lx);
-}
-
 /** Whether the number at the cursor is an integer literal (no fraction, no exponent); the cursor stays. */
 function integerLiteralAt(lx: Lexer): boolean {
   const text = lx.text;
@@ -202,69 +197,12 @@ function lookAhead(lx: Lexer, property: string): string | { integer: number } | 
   return found;
 }
 
-/** Writes a free-form value: `Map`s and plain objects as objects, `JsonFloat` and non-integral numbers as floats. */
-export function writeAny(value: unknown, out: Output): void {
-  switch (typeof value) {
-    case "string":
-      out.string(value);
-      return;
-    case "number":
-      if (Number.isInteger(value)) {
-        out.integer(value);
-      } else {
-        out.float(value);
-      }
-      return;
-    case "boolean":
-      out.ascii(value ? "true" : "false");
-      return;
-    case "object": {
-      if (value === null) {
-        out.ascii("null");
-        return;
-      }
-      if (value instanceof JsonFloat) {
-        out.float(value.value);
-        return;
-      }
-      if (Array.isArray(value)) {
-        out.byte(OPEN_BRACKET);
-        let index = 0;
-        try {
-          for (; index < value.length; index++) {
-            if (index > 0) out.byte(COMMA);
-            writeAny(value[index], out);
-          }
-        } catch (error) {
-          throw refusedAt(error, index);
-        }
-        out.byte(CLOSE_BRACKET);
-        return;
-      }
-      const entries: Iterable<[unknown, unknown]> = value instanceof Map ? value : Object.entries(value);
-      out.byte(OPEN_BRACE);
-      let first = true;
-      for (const [key, item] of entries) {
-        if (typeof key !== "string") throw new WriteError("", "an object key must be a string");
-        if (!first) out.byte(COMMA);
-        first = false;
-        try {
-          out.string(key);
-          out.byte(COLON);
-          writeAny(item, out);
-        } catch (error) {
-          throw refusedAt(error, key);
-        }
-      }
-      out.byte(CLOSE_BRACE);
-      return;
-    }
-    default:
-      throw new WriteError("", `${typeof value} is not a JSON value`);
-  }
-}
-
-const ANY: Node = { read: readAny, write: writeAny, expecting: "any JSON value" };
+// A free-form value is read and written by the strict reader's and the writer's own code.
+const ANY: Node = {
+  read: readValue,
+  write: (value, out) => writeValueTo(out, value as JsonValue),
+  expecting: "any JSON value",
+};
 
 const STRING: Node = {
   read(lx) {
@@ -894,7 +832,7 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
             lx.skipValue();
           } else {
             kept ??= new Map();
-            kept.set(key, typed !== undefined ? typed.read(lx) : readAny(lx));
+            kept.set(key, typed !== undefined ? typed.read(lx) : readValue(lx));
           }
         }
         if (pendingLevel === level) pendingIn(level, key);
@@ -966,7 +904,7 @@ function object(name: string, plan: ObjectPlan, resolve: Resolve): Node {
           if (typed !== undefined) {
             typed.write(item, out);
           } else {
-            writeAny(item, out);
+            writeValueTo(out, item as JsonValue);
           }
         } catch (error) {
           throw refusedAt(error, key);
