@@ -327,10 +327,8 @@ impl Harness {
             .filter(|id| model.is_record(*id))
             .flat_map(|id| {
                 let def = model.get(id);
-                let name = concord_codegen::naming::type_name(&def.name);
-                let path = format!("{}.{name}", concord_codegen::naming::module_name(&model.modules[def.module].word));
-                let root = def.is_root.then(|| (def.name.clone(), name.clone()));
-                std::iter::once((model.label(id), path)).chain(root)
+                let root = def.is_root.then(|| (def.name.clone(), concord_codegen::naming::type_name(&def.name)));
+                std::iter::once((model.label(id), emit::typescript::record_path(&model, id))).chain(root)
             })
             .collect();
         let roots = python_paths.keys().cloned().collect();

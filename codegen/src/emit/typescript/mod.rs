@@ -61,6 +61,13 @@ pub fn is_package_name(name: &str) -> bool {
         }
 }
 
+/// A record type's path in the package: `<entry>.<Type>`, its entry's
+/// namespace in `index.js` and its name there (a root is also `<Type>` at
+/// the top).
+pub fn record_path(model: &Model, id: TypeId) -> String {
+    format!("{}.{}", module_word(model, model.get(id).module), naming::type_name(&model.get(id).name))
+}
+
 /// An entry's module name: its file name and its namespace in `index.js`,
 /// the same as in Rust and Python.
 fn module_word(model: &Model, index: usize) -> String {
