@@ -1,7 +1,7 @@
 // The API of the concord-engine addon (runtime/node-engine/src/lib.rs). When
-// concord-engine.node has not been built, requiring the package throws an
-// Error whose `code` is "CONCORD_ENGINE_MISSING" and whose message names the
-// build command.
+// neither a build of the checkout nor the platform's package is there,
+// requiring the package throws an Error whose `code` is
+// "CONCORD_ENGINE_MISSING" and whose message names what to install or build.
 
 /** A pinned schema document: its base URI, its exact text, and its declared dialect (or null). */
 export type PinnedDocument = [uri: string, text: string, dialect: string | null];
