@@ -94,6 +94,80 @@ except RecordError as error:
     assert_eq!(lines[2], "/author/age", "a closed type refuses an unknown key where it stands");
 }
 
+/// A schema with a rule no type expresses (`if`/`then`): an `ASSERTED`
+/// type, which TypeScript reads through the engine addon.
+const SETTINGS: &str = r##"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "Settings",
+  "type": "object",
+  "properties": {"port": {"type": "integer"}, "mode": {"type": "string"}},
+  "if": {"properties": {"mode": {"const": "server"}}, "required": ["mode"]},
+  "then": {"required": ["port"]}
+}
+"##;
+
+#[test]
+fn the_npm_packages_install_generate_and_read_records_with_node_alone() {
+    let scratch = tempfile::tempdir().unwrap();
+    let packages = npm_packages(&scratch.path().join("packages"));
+    let path = node_alone(&scratch.path().join("bin"));
+    let cache = scratch.path().join("npm-cache");
+    for tool in ["cargo", "rustc", "python3", "python"] {
+        let found = Command::new(Path::new(&path).join("sh")).args(["-c", &format!("command -v {tool}")]).env("PATH", &path).output().unwrap();
+        assert!(!found.status.success(), "{tool} is on the PATH: {}", text(&found));
+    }
+
+    let work = scratch.path().join("project");
+    project(&work);
+    std::fs::write(work.join("registry/settings.schema.json"), SETTINGS).unwrap();
+    std::fs::write(
+        work.join("registry/registry.json"),
+        json!({"format": 1, "schemas": [{"name": "Note", "path": "note.schema.json"}, {"name": "Settings", "path": "settings.schema.json"}]}).to_string(),
+    )
+    .unwrap();
+    // What a user's `npm install concord-runtime concord-engine concord-cli`
+    // fetches: the three, and the platform packages their optionalDependencies name.
+    let names = ["concord-runtime", "concord-engine", "concord-engine-linux-x64-gnu", "concord-cli", "concord-cli-linux-x64-gnu"];
+    run_ok(npm_offline("npm", &work, &path, &cache).args(["install", "--loglevel=error"]).args(names.map(|name| tarball(&packages, name))));
+    let version = env!("CARGO_PKG_VERSION");
+    let npx = |args: &[&str]| run_ok(npm_offline("npx", &work, &path, &cache).arg("concord").args(args));
+    assert_eq!(stdout(&npx(&["--version"])), format!("concord {version}\n"));
+    npx(&["pin", "--registry", "registry"]);
+    npx(&["generate", "--registry", "registry", "--out", "generated", "--typescript-package", "notes"]);
+    npx(&["check", "--registry", "registry", "--out", "generated", "--typescript-package", "notes"]);
+    let settings = std::fs::read_to_string(work.join("generated/typescript/notes/settings.js")).unwrap();
+    assert!(settings.contains(r#""pinning": "asserted""#), "Settings is to be ASSERTED:\n{settings}");
+    // The generated package names concord-runtime@<version>: npm takes the one installed.
+    run_ok(npm_offline("npm", &work, &path, &cache).args(["install", "--loglevel=error", "./generated/typescript/notes"]));
+
+    let script = r#"
+import { Note, Settings } from "notes";
+import { unknownKeys } from "concord-runtime";
+const out = [];
+const note = Note.fromJson('{"priority":2,"id":"n1","author":{"name":"Ada"},"kept":[1,{"b":true}]}');
+if (note.author.name !== "Ada" || note.priority !== 2n && note.priority !== 2) throw new Error(`read ${JSON.stringify(Object.keys(note))}`);
+out.push([...note[unknownKeys].keys()].join(","), Note.toJson(note), Note.digest(note));
+try { Note.fromJson('{"id":"n1","author":{"name":"Ada","age":3}}'); out.push("accepted"); } catch (error) { out.push(`${error.name} ${error.kind} ${error.pointer}`); }
+const settings = Settings.fromJson('{"port":8080,"mode":"server"}');
+Settings.validate(settings);
+out.push(Settings.toJson(settings));
+try { Settings.fromJson('{"mode":"server"}'); out.push("accepted"); } catch (error) { out.push(`${error.name} ${error.kind}: ${error.message}`); }
+console.log(out.join("\n"));
+"#;
+    std::fs::write(work.join("read.mjs"), script).unwrap();
+    let mut node = npm_offline("node", &work, &path, &cache);
+    let output = stdout(&run_ok(node.arg("read.mjs")));
+    let lines: Vec<&str> = output.lines().collect();
+    assert_eq!(lines[0], "kept", "{output}");
+    assert_eq!(lines[1], r#"{"id":"n1","author":{"name":"Ada"},"priority":2,"kept":[1,{"b":true}]}"#);
+    std::fs::write(work.join("written.json"), lines[1]).unwrap();
+    assert_eq!(format!("{}\n", lines[2]), stdout(&npx(&["json", "digest", "written.json"])), "the digest the command computes over the same bytes");
+    assert_eq!(lines[3], "SchemaError schema /author/age", "a closed type refuses an unknown key where it stands");
+    assert_eq!(lines[4], r#"{"port":8080,"mode":"server"}"#);
+    // The engine's verdict, with the schema keyword that gave it, as Rust and Python word it.
+    assert_eq!(lines[5], r#"SchemaError schema: at "": lacks the required property "port" (schema /then/required)"#);
+}
+
 #[test]
 fn every_command_works_installed_from_a_deleted_checkout() {
     let scratch = tempfile::tempdir().unwrap();

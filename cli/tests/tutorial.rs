@@ -8,8 +8,9 @@
 //! `cargo install concord-cli` installs from a copy of this checkout that
 //! is then deleted, `.venv/bin/pip install concord-cli` installs the
 //! wheels `scripts/wheels` builds (pydantic from the index), and `npm
-//! install concord-runtime concord-engine` installs this checkout's runtime
-//! and engine addon (which scripts/test builds). The crate's
+//! install concord-runtime concord-engine concord-cli` installs the
+//! tarballs `scripts/packages` packs, with the platform packages their
+//! optionalDependencies name, npm offline. The crate's
 //! `concord-codegen = "0.1.0"` and `concord-runtime = "0.1.0"` resolve to
 //! this checkout through a `[patch.crates-io]` above the tutorial's folder.
 
@@ -119,12 +120,14 @@ fn the_tutorial_runs_as_written() {
                             installed_wheels = true;
                             continue;
                         }
-                        "npm install concord-runtime concord-engine" => {
-                            let runtime = workspace().join("runtime/typescript");
-                            let engine = workspace().join("runtime/node-engine");
-                            let install = format!("npm install --no-audit --no-fund --loglevel=error {} {}", runtime.display(), engine.display());
-                            let output = shell(&install, &folder, &path, &target);
-                            assert!(output.status.success(), "`{install}` failed:\n{}", text(&output));
+                        "npm install concord-runtime concord-engine concord-cli" => {
+                            let packages = npm_packages(&scratch.path().join("packages"));
+                            let names = ["concord-runtime", "concord-engine", "concord-engine-linux-x64-gnu", "concord-cli", "concord-cli-linux-x64-gnu"];
+                            run_ok(
+                                npm_offline("npm", &folder, &path, &scratch.path().join("npm-cache"))
+                                    .args(["install", "--loglevel=error"])
+                                    .args(names.map(|name| tarball(&packages, name))),
+                            );
                             installed_npm = true;
                             continue;
                         }

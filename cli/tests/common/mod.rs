@@ -92,6 +92,54 @@ pub fn wheels(dir: &Path) -> PathBuf {
     dir.to_path_buf()
 }
 
+/// Builds the npm packages (`scripts/packages`) into `dir`, under the
+/// wheels' lock: the script builds the wheels (the command's binary is the
+/// concord-cli wheel's) and the engine addon in one target folder.
+pub fn npm_packages(dir: &Path) -> PathBuf {
+    let _lock = Lock::take(&workspace().join("target/concord-wheels.lock"));
+    run_ok(Command::new(workspace().join("scripts/packages")).arg(dir).env("CONCORD_PYTHON", python()));
+    dir.to_path_buf()
+}
+
+/// The tarball of npm package `name` in a folder `scripts/packages` filled.
+pub fn tarball(packages: &Path, name: &str) -> PathBuf {
+    let file = packages.join(format!("{name}-{}.tgz", env!("CARGO_PKG_VERSION")));
+    assert!(file.exists(), "scripts/packages made no {}", file.display());
+    file
+}
+
+/// A `PATH` holding Node's three commands and `sh` alone: no cargo, rustc
+/// or Python, as on a TypeScript team's machine.
+pub fn node_alone(dir: &Path) -> std::ffi::OsString {
+    std::fs::create_dir_all(dir).unwrap();
+    for tool in ["node", "npm", "npx", "sh"] {
+        let found = run_ok(Command::new("sh").args(["-c", &format!("command -v {tool}")]));
+        let found = PathBuf::from(String::from_utf8(found.stdout).unwrap().trim());
+        std::os::unix::fs::symlink(&found, dir.join(tool)).unwrap();
+    }
+    dir.as_os_str().to_owned()
+}
+
+/// `program` (npm, npx, node) found on `path`, in `folder`, with npm's own
+/// cache and no registry: all npm installs comes from the tarballs and
+/// folders it is given.
+pub fn npm_offline(program: &str, folder: &Path, path: &std::ffi::OsStr, cache: &Path) -> Command {
+    // (A command's own PATH is the one its program is looked up in.)
+    let mut command = Command::new(program);
+    command
+        .current_dir(folder)
+        .env("PATH", path)
+        .env("npm_config_cache", cache)
+        .env("npm_config_offline", "true")
+        .env("npm_config_registry", "http://127.0.0.1:9/")
+        .env("npm_config_audit", "false")
+        .env("npm_config_fund", "false")
+        .env("npm_config_update_notifier", "false")
+        .env_remove("CONCORD_PYTHON")
+        .env_remove("CONCORD_NODE");
+    command
+}
+
 /// A fresh virtual environment with no Rust toolchain on its `PATH`: the
 /// wheels in `wheels` installed (concord-cli, which brings concord-runtime),
 /// and pydantic at the version `requirements-dev.txt` pins, from the index.
