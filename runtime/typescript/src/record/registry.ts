@@ -6,6 +6,7 @@
  */
 
 import { canonicalize, digestBytes } from "../canonical.js";
+import { ConcordError } from "../error.js";
 import { decode, Lexer } from "../lexer.js";
 import { DEFAULT_MAX_BYTES } from "../profile.js";
 import * as strict from "../strict.js";
@@ -41,15 +42,24 @@ export interface Note {
   readonly line: string;
 }
 
-/** A value fails its pinned schema: at most three notes, and whether there were more. */
-export class Refusal extends Error {
+/**
+ * A value fails its pinned schema: at most three notes, and whether there
+ * were more. Its pointer is the first note's, as Rust's `Error::pointer` gives it.
+ */
+export class Refusal extends ConcordError {
   override readonly name = "Refusal";
   readonly kind: string = "invalid";
+  /** No offset: the engine names places by pointer. */
+  readonly offset: undefined = undefined;
   constructor(
     readonly notes: readonly Note[],
     readonly more: boolean,
   ) {
     super([...notes.map((note) => note.line), ...(more ? ["..."] : [])].join("\n"));
+  }
+
+  get pointer(): string | undefined {
+    return this.notes[0]?.pointer;
   }
 }
 
