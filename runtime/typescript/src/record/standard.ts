@@ -176,7 +176,7 @@ function member(container: unknown, key: string): unknown {
  * value among them is a cycle. One list per `validate` call (a getter may
  * validate another value while one is written).
  */
-let open: (object | undefined)[] = [];
+let open: object[] = [];
 /** ±(2^53-1) as bigints. */
 const SAFE_BIGINT = BigInt(MAX_SAFE_INTEGER);
 
@@ -228,33 +228,34 @@ function writePlain(out: Output, value: unknown, depth: number): void {
         out.ascii("null");
         return;
       }
-      if (value instanceof JsonFloat) {
-        out.ascii(floatText(value.value));
-        return;
+      const array = Array.isArray(value);
+      const prototype = array ? undefined : Object.getPrototypeOf(value);
+      if (!array && prototype !== Object.prototype && !(value instanceof Map)) {
+        if (value instanceof JsonFloat) {
+          out.ascii(floatText(value.value));
+          return;
+        }
+        if (prototype !== null) {
+          const name = (prototype as { constructor?: { name?: unknown } }).constructor?.name;
+          throw new WriteError(
+            "",
+            `cannot write ${typeof name === "string" && name !== "" ? `a ${name}` : "an object of a class"} as JSON: only plain objects, arrays and Maps`,
+          );
+        }
       }
+      // An array, a Map or a plain object. Only `open[0..depth]` are read: the
+      // containers around this one; what stands past them is overwritten.
       for (let index = 0; index < depth; index++) {
         if (open[index] === value) throw new WriteError("", "a cycle: the value holds itself");
       }
       if (depth >= MAX_DEPTH) throw new WriteError("", `nesting deeper than ${MAX_DEPTH} levels`);
       open[depth] = value;
-      try {
-        if (Array.isArray(value)) {
-          writeArray(out, value, depth + 1);
-        } else if (value instanceof Map) {
-          writeMap(out, value, depth + 1);
-        } else {
-          const prototype = Object.getPrototypeOf(value);
-          if (prototype !== Object.prototype && prototype !== null) {
-            const name = (prototype as { constructor?: { name?: unknown } }).constructor?.name;
-            throw new WriteError(
-              "",
-              `cannot write ${typeof name === "string" && name !== "" ? `a ${name}` : "an object of a class"} as JSON: only plain objects, arrays and Maps`,
-            );
-          }
-          writeObject(out, value as Record<string, unknown>, depth + 1);
-        }
-      } finally {
-        open[depth] = undefined;
+      if (array) {
+        writeArray(out, value, depth + 1);
+      } else if (prototype === Object.prototype || prototype === null) {
+        writeObject(out, value as Record<string, unknown>, depth + 1);
+      } else {
+        writeMap(out, value as Map<unknown, unknown>, depth + 1);
       }
       return;
     }
@@ -302,8 +303,9 @@ function writeMember(out: Output, key: string, item: unknown, first: boolean, de
 function writeObject(out: Output, record: Record<string, unknown>, depth: number): void {
   out.byte(0x7b);
   let first = true;
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) continue;
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     const item = record[key];
     if (item === undefined) continue;
     writeMember(out, key, item, first, depth);
