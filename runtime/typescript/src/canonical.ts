@@ -13,6 +13,7 @@
  * says `""`), NaN, infinities and `-0.0` as floats (in Python's `repr` words).
  */
 
+import { ConcordError } from "./error.js";
 import { formatFloat } from "./float.js";
 import { MAX_SAFE_INTEGER, prefix } from "./profile.js";
 import { sha256 } from "./sha256.js";
@@ -29,14 +30,16 @@ export const PROFILE = "jcs-rfc8785-integer-v1";
  * (Input the strict reader refuses throws its `JsonError`, whose text is
  * Rust's `CanonicalError::Read` Display.)
  */
-export class CanonicalError extends Error {
+export class CanonicalError extends ConcordError {
+  override readonly name = "CanonicalError";
   readonly kind = "not-canonical";
   pointer: string;
+  /** No offset: a value is refused, not an input (a refused input throws `JsonError`). */
+  readonly offset: undefined = undefined;
   readonly detail: string;
 
   constructor(pointer: string, detail: string) {
     super(`not-canonical at "${pointer}": ${detail}`);
-    this.name = "CanonicalError";
     this.pointer = pointer;
     this.detail = detail;
   }

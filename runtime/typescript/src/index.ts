@@ -16,6 +16,7 @@ export {
   PROFILE,
   writeCanonical,
 } from "./canonical.js";
+export { ConcordError } from "./error.js";
 export { formatFloat } from "./float.js";
 export { decode, firstInvalidByte, firstLoneSurrogate, Lexer, Source, utf8Length, wellFormed } from "./lexer.js";
 export {
@@ -25,7 +26,9 @@ export {
   MAX_DEPTH,
   MAX_SAFE_INTEGER,
   prefix,
-  type Refusal,
+  // The strict profile's description of a refusal, before it has an offset (Rust's
+  // `profile::Refusal`): `Refusal` is the engine's error, as `concord_runtime.Refusal` in Python.
+  type Refusal as ProfileRefusal,
   refusalKind,
   refusalMessage,
 } from "./profile.js";

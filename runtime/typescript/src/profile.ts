@@ -4,8 +4,10 @@
  * (docs/strict-json.md). Mirrors `runtime/rust/src/profile.rs` and its folder
  * `profile/` (`limits.rs`, `refusal.rs`, `number.rs`, `text.rs`): the same
  * kinds, the same words, so that a refusal reads the same in Rust, Python and
- * TypeScript. A leaf: it imports nothing of this package.
+ * TypeScript. It imports only `error.ts`, the base of every refusal.
  */
+
+import { ConcordError } from "./error.js";
 
 /** The deepest nesting of arrays and objects accepted, in every language. */
 export const MAX_DEPTH = 64;
@@ -110,16 +112,18 @@ export function refusalMessage(refusal: Refusal): string {
  * The first problem in the input: its kind, UTF-8 byte offset and message
  * (`detail`). `message` and `toString()` are exactly the Display of Rust's
  * `strict::JsonError` and the `str()` of Python's: `"<kind> at byte <offset>: <detail>"`.
+ * No pointer: the input is not JSON up to there (Rust's `Error::pointer` is `None`).
  */
-export class JsonError extends Error {
+export class JsonError extends ConcordError {
+  override readonly name = "JsonError";
   readonly kind: ErrorKind;
+  readonly pointer: undefined = undefined;
   /** The offset in the input's UTF-8 bytes (for a string input: in its UTF-8 encoding). */
   readonly offset: number;
   readonly detail: string;
 
   constructor(kind: ErrorKind, offset: number, detail: string) {
     super(`${kind} at byte ${offset}: ${detail}`);
-    this.name = "JsonError";
     this.kind = kind;
     this.offset = offset;
     this.detail = detail;

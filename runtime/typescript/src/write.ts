@@ -19,6 +19,7 @@
  * replaced by U+FFFD as `TextEncoder` would.
  */
 
+import { ConcordError } from "./error.js";
 import { formatFloat, nonFiniteText } from "./float.js";
 import { MAX_DEPTH, prefix } from "./profile.js";
 import { JsonFloat, type JsonValue } from "./value.js";
@@ -30,15 +31,17 @@ import { JsonFloat, type JsonValue } from "./value.js";
  * pointer; each container adds its token on the way out (`under`), so that
  * nothing is paid for pointers until something is refused.
  */
-export class WriteError extends Error {
+export class WriteError extends ConcordError {
+  override readonly name = "WriteError";
   readonly kind = "write";
   /** The JSON pointer of the refused value (RFC 6901). */
   pointer: string;
+  /** No offset: a value is refused, not an input. */
+  readonly offset: undefined = undefined;
   readonly detail: string;
 
   constructor(pointer: string, detail: string) {
     super(`at "${pointer}": ${detail}`);
-    this.name = "WriteError";
     this.pointer = pointer;
     this.detail = detail;
   }

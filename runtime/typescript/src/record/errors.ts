@@ -6,6 +6,8 @@
  * (runtime/rust/src/lib.rs) and the Python runtime word it.
  */
 
+import { ConcordError } from "../error.js";
+
 /** A JSON pointer's token: `~` and `/` escaped (RFC 6901). */
 export function escapeToken(token: string | number): string {
   const text = String(token);
@@ -25,7 +27,10 @@ export function shown(text: string): string {
   return characters.length <= 20 ? text : `${characters.slice(0, 20).join("")}…`;
 }
 
-abstract class PointedError extends Error {
+abstract class PointedError extends ConcordError {
+  /** No offset: the refusal names its place by pointer, as Rust's and Python's do. */
+  readonly offset: undefined = undefined;
+
   constructor(
     readonly pointer: string,
     readonly detail: string,
@@ -46,8 +51,13 @@ export class VersionError extends PointedError {
   readonly kind: string = "unsupported-version";
 }
 
-/** A record type whose schema needs the assertion engine, read where there is none (a browser). */
-export class EngineUnavailable extends Error {
+/**
+ * A record type whose schema needs the assertion engine, read where there is
+ * none (a browser): no value is refused, so neither pointer nor offset.
+ */
+export class EngineUnavailable extends ConcordError {
   override readonly name = "EngineUnavailable";
   readonly kind: string = "no-engine";
+  readonly pointer: undefined = undefined;
+  readonly offset: undefined = undefined;
 }

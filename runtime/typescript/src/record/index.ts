@@ -26,3 +26,4 @@ export {
   unrecognized,
   VERSION,
 } from "./registry.js";
+export type { StandardSchemaV1 } from "./standard.js";

@@ -6,6 +6,7 @@
  */
 
 import { canonicalize, digestBytes } from "../canonical.js";
+import { ConcordError } from "../error.js";
 import { decode, Lexer } from "../lexer.js";
 import { DEFAULT_MAX_BYTES } from "../profile.js";
 import * as strict from "../strict.js";
@@ -16,6 +17,7 @@ import { engine } from "./engine.js";
 import { EngineUnavailable, SchemaError } from "./errors.js";
 import { compileType, Failure, finishRead, type Node, startRead } from "./nodes.js";
 import { type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
+import { type StandardSchemaV1, standardProps } from "./standard.js";
 
 /** The runtime's version: generated packages name the version they were generated for. */
 export const VERSION = "0.1.0";
@@ -41,15 +43,24 @@ export interface Note {
   readonly line: string;
 }
 
-/** A value fails its pinned schema: at most three notes, and whether there were more. */
-export class Refusal extends Error {
+/**
+ * A value fails its pinned schema: at most three notes, and whether there
+ * were more. Its pointer is the first note's, as Rust's `Error::pointer` gives it.
+ */
+export class Refusal extends ConcordError {
   override readonly name = "Refusal";
   readonly kind: string = "invalid";
+  /** No offset: the engine names places by pointer. */
+  readonly offset: undefined = undefined;
   constructor(
     readonly notes: readonly Note[],
     readonly more: boolean,
   ) {
     super([...notes.map((note) => note.line), ...(more ? ["..."] : [])].join("\n"));
+  }
+
+  get pointer(): string | undefined {
+    return this.notes[0]?.pointer;
   }
 }
 
@@ -64,8 +75,11 @@ export interface PinnedSchema {
   firstNote(input: Uint8Array | string): Note | undefined;
 }
 
-/** A generated record type's value: reads, writes, digests and validates records of type `T`. */
-export interface RecordType<T> {
+/**
+ * A generated record type's value: reads, writes, digests and validates
+ * records of type `T`; a Standard Schema of `T` (`~standard`, `standard.ts`).
+ */
+export interface RecordType<T> extends StandardSchemaV1<unknown, T> {
   /** The type's name within its registry: `Entry.Type`. */
   readonly label: string;
   /** The pinned schema, for types that have one. */
@@ -84,6 +98,12 @@ export interface RecordType<T> {
   readJsonl(input: Uint8Array | string, options?: ReadOptions): LinesOutcome<T>;
   /** Reads a JSON array of records: each item that fails named, the rest read; an input that is no array throws `JsonError`. */
   readJsonArray(input: Uint8Array | string): ArrayOutcome<T>;
+  /**
+   * Standard Schema v1: `validate(value)` takes a parsed JavaScript value and
+   * answers `{ value: T }` or `{ issues: [{ message, path }] }`, synchronously;
+   * what it checks and what only a read of bytes can (docs/typescript.md).
+   */
+  readonly "~standard": StandardSchemaV1.Props<unknown, T>;
 }
 
 interface ModuleEntry {
@@ -178,6 +198,7 @@ const encoder = new TextEncoder();
 class Record_<T> implements RecordType<T> {
   #node: Node | undefined;
   readonly schema: PinnedSchema | undefined;
+  readonly "~standard": StandardSchemaV1.Props<unknown, T>;
   readonly #asserted: boolean;
 
   constructor(
@@ -189,6 +210,7 @@ class Record_<T> implements RecordType<T> {
   ) {
     this.#asserted = plan.pinning === "asserted";
     this.schema = plan.pinning === undefined || pointer === undefined ? undefined : pinnedSchema(documents, pointer);
+    this["~standard"] = standardProps((bytes) => this.fromJson(bytes));
   }
 
   get node(): Node {
