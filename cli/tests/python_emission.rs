@@ -309,9 +309,8 @@ fn split_strings_and_continued_docstrings_read_back_exactly() {
     assert!(generate.status.success(), "{}", text(&generate));
     let code = format!(
         "import json, pathlib, concord_registry as c\n\
-         from concord_registry import _schemas\n\
          root = c.ARootRecordWithALongNameThatPushesEveryImportAndConstantPastTheLimit\n\
-         assert _schemas.PINNED_SCHEMAS[0].text == pathlib.Path({schema:?}).read_bytes().decode()\n\
+         assert root.SCHEMA.document.text == pathlib.Path({schema:?}).read_bytes().decode()\n\
          assert 'See https://example.invalid/a/long/address/that/runs/on/and/on/past/the/end/of/any/line/of/source/code/even/a/wide/one.html for' in ' '.join(root.__doc__.split())\n\
          field = root.model_fields['a_json_name_that_is_no_identifier_so_that_its_alias_string_alone_overflows_the_line_it_is_written_on']\n\
          assert field.alias == 'a-json-name-that-is-no-identifier-so-that-its-alias-string-alone-overflows-the-line-it-is-written-on'\n\

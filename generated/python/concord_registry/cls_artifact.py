@@ -6,9 +6,9 @@ import typing
 import concord_runtime
 import pydantic
 
-from ._schemas import PINNED_SCHEMAS
+from ._pinned.cls_artifact import DOCUMENT as _DOCUMENT_0
 
-_DOCUMENTS = [PINNED_SCHEMAS[0]]
+_DOCUMENTS = [_DOCUMENT_0]
 """This entry's schema file as pinned, then those its `$ref`s reach."""
 
 

@@ -6,9 +6,9 @@ import typing
 import concord_runtime
 import pydantic
 
-from ._schemas import PINNED_SCHEMAS
+from ._pinned.evidence_v1 import DOCUMENT as _DOCUMENT_0
 
-_DOCUMENTS = [PINNED_SCHEMAS[1]]
+_DOCUMENTS = [_DOCUMENT_0]
 """This entry's schema file as pinned, then those its `$ref`s reach."""
 
 

@@ -416,15 +416,6 @@ pub fn class_head(name: &str, base: &Expr) -> String {
     laid_out(|| format!("{one_line}\n"), format!("class {name}(\n    {}\n):\n", lay(base, 4, 4, 0)))
 }
 
-/// `from module import name`, given on one line, with the name in
-/// parentheses of its own when the line is too long; ends with a newline.
-pub fn import(line: &str) -> String {
-    match line.rsplit_once(" import ") {
-        Some((from, name)) if width(line) > LINE_WIDTH => format!("{from} import (\n    {name},\n)\n"),
-        _ => format!("{line}\n"),
-    }
-}
-
 /// `annotation` with each name in `pending` (a class not defined yet where
 /// it stands) as a forward reference: the name quoted, or a whole union
 /// that holds one (a string cannot be an operand of `|`).

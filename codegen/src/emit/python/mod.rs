@@ -24,39 +24,51 @@ use std::collections::BTreeSet;
 use text::{docstring, string_literal};
 
 /// The package's files: (path inside the package folder, contents): a
-/// module per registry entry, and `__init__.py` re-exporting each root.
+/// module per registry entry, a module per pinned schema file below
+/// `_pinned/`, and `__init__.py` giving each root and entry on first use.
 pub fn package(model: &Model) -> Vec<(String, String)> {
     let mut files = vec![("__init__.py".to_owned(), layout::excuse_long_lines(&init(model)))];
     for index in 0..model.modules.len() {
         let emitter = Emitter { model, module: index, imports: RefCell::default() };
-        files.push((format!("{}.py", ident::module(&model.modules[index].word)), layout::excuse_long_lines(&emitter.module())));
+        let word = ident::module(&model.modules[index].word);
+        files.push((format!("{word}.py"), layout::excuse_long_lines(&emitter.module())));
+        files.push((format!("_pinned/{word}.py"), pinned(model, index)));
     }
+    files.push(("_pinned/__init__.py".to_owned(), format!("# {}\n\"\"\"{PINNED_DOC}\"\"\"\n", super::HEADER)));
     files.push(("_schemas.py".to_owned(), schemas(model)));
     files.push(("_runtime.py".to_owned(), runtime()));
     files.push(("py.typed".to_owned(), String::new()));
     files
 }
 
-/// `_schemas.py`: every entry's schema file as pinned (base URI, digest,
-/// text), in registry order; the record types' `SCHEMA`s name them.
-fn schemas(model: &Model) -> String {
+const PINNED_DOC: &str = "The registry's schema files as pinned, a module each: an entry loads those its types need.";
+
+/// `_pinned/<entry>.py`: the entry's schema file as pinned (base URI,
+/// digest, text), alone, so that a program loads only the texts of the
+/// entries it uses; the record types' `SCHEMA`s name it.
+fn pinned(model: &Model, index: usize) -> String {
+    let module = &model.modules[index];
     let mut out = format!("# {}\n", super::HEADER);
-    out.push_str("\"\"\"The registry's schema files as pinned (base URI, digest, text), in registry order.\"\"\"\n\n");
-    out.push_str("import concord_runtime\n\n");
-    out.push_str("PINNED_SCHEMAS: tuple[concord_runtime.PinnedDocument, ...] = (\n");
+    out.push_str(&docstring(&Some(format!("The schema file of {}, as pinned.", module.describe())), ""));
+    out.push_str("\nimport concord_runtime\n\n");
+    out.push_str("DOCUMENT = concord_runtime.PinnedDocument(\n");
     // A text too long for a line is written a line of the file at a time.
-    let argument = |name: &str, value: &str| format!("        {name}={},\n", layout::string(&string_literal(value), 8, 9 + name.len(), 1));
-    for module in &model.modules {
-        out.push_str("    concord_runtime.PinnedDocument(\n");
-        out.push_str(&argument("uri", &module.base));
-        out.push_str(&argument("digest", &module.digest));
-        out.push_str(&argument("text", &module.text));
-        if let Some(dialect) = &module.declared_dialect {
-            out.push_str(&argument("dialect", dialect));
-        }
-        out.push_str("    ),\n");
+    let argument = |name: &str, value: &str| format!("    {name}={},\n", layout::string(&string_literal(value), 4, 5 + name.len(), 1));
+    out.push_str(&argument("uri", &module.base));
+    out.push_str(&argument("digest", &module.digest));
+    out.push_str(&argument("text", &module.text));
+    if let Some(dialect) = &module.declared_dialect {
+        out.push_str(&argument("dialect", dialect));
     }
     out.push_str(")\n");
+    layout::excuse_long_lines(&out)
+}
+
+/// `_schemas.py`: where each record type with a pinned schema is, for
+/// `python -m concord_runtime validate`.
+fn schemas(model: &Model) -> String {
+    let mut out = format!("# {}\n", super::HEADER);
+    out.push_str("\"\"\"The record types with a pinned schema: their path in the package.\"\"\"\n");
     // What `python -m concord_runtime validate` names, as `concord validate` does.
     out.push_str("\nRECORDS: dict[str, str] = {\n");
     for id in model.ids().filter(|id| model.get(*id).pinned()) {
@@ -87,36 +99,85 @@ fn runtime() -> String {
     )
 }
 
+/// `__init__.py`: each root and each entry's module by name, imported on
+/// first use (PEP 562 `__getattr__`), so that a program loads the entries
+/// it uses and what they need; type checkers and IDEs read the same names
+/// from the imports under `typing.TYPE_CHECKING`.
 fn init(model: &Model) -> String {
     let mut out = format!("# {}\n", super::HEADER);
-    out.push_str("\"\"\"Pydantic models of a concord registry: a module per registry entry, each root also here.\n\nRead with `Model.from_json`, write with `record.to_json()`.\"\"\"\n");
-    let mut names = Vec::new();
-    // First of all (isort sorts it first too): the runtime's version check.
-    let mut imports = vec!["from . import _runtime as _runtime".to_owned()];
+    out.push_str("\"\"\"Pydantic models of a concord registry: a module per registry entry, each root also here.\n\nRead with `Model.from_json`, write with `record.to_json()`. A root or an entry is imported on first use.\"\"\"\n\n");
+    // The runtime's version check first (isort sorts `from . import` after the
+    // standard library); `importlib` under a name no entry's module can take.
+    out.push_str("import importlib as _importlib\nimport typing\n\nfrom . import _runtime as _runtime\n");
+    let mut words = Vec::new();
+    let mut roots = Vec::new();
     for module in &model.modules {
         let word = ident::module(&module.word);
-        match module.root {
-            Some(root) => {
-                let root = crate::naming::type_name(&model.get(root).name);
-                imports.push(format!("from .{word} import {root}"));
-                names.push(root);
-            }
-            None => imports.push(format!("from . import {word}")),
+        if let Some(root) = module.root {
+            roots.push((crate::naming::type_name(&model.get(root).name), word.clone()));
         }
-        names.push(word);
+        words.push(word);
     }
-    // isort's order: `from . import x` before `from .x import Y`, then by module.
-    // Module names in natural order, as isort compares them (`v2` before `v10`).
-    imports.sort_by(|a, b| (!a.starts_with("from . import")).cmp(&!b.starts_with("from . import")).then_with(|| natural_order(a, b)));
-    if !imports.is_empty() {
-        out.push('\n');
-        out.extend(imports.iter().map(|line| layout::import(line)));
+    words.sort_by(|a, b| natural_order(a, b));
+    roots.sort_by(|a, b| natural_order(&a.1, &b.1));
+    if !words.is_empty() {
+        out.push_str("\nif typing.TYPE_CHECKING:\n");
+        out.push_str(&import_names(".", &words, 4));
+        for (root, word) in &roots {
+            out.push_str(&import_names(&format!(".{word}"), std::slice::from_ref(root), 4));
+        }
     }
+    let mut names: Vec<String> = roots.iter().map(|(root, _)| root.clone()).chain(words.iter().cloned()).collect();
     names.sort_by(|a, b| isort_order(a, b));
     names.dedup();
     out.push('\n');
     out.push_str(&all(&names));
+    let mut modules: Vec<(String, String)> = roots.iter().cloned().chain(words.iter().map(|word| (word.clone(), word.clone()))).collect();
+    modules.sort_by(|a, b| isort_order(&a.0, &b.0));
+    modules.dedup();
+    // One entry a line, with ruff's magic trailing comma: ruff keeps it so.
+    out.push_str("_MODULES: dict[str, str] = {\n");
+    for (name, word) in &modules {
+        // Laid out as `_schemas.py`'s `RECORDS`: the key leaves room for `: (`.
+        let key = layout::string(&string_literal(name), 4, 4, 3);
+        let column = layout::width(key.rsplit('\n').next().unwrap_or(&key)) + if key.contains('\n') { 2 } else { 6 };
+        out.push_str(&format!("    {key}: {},\n", layout::string(&string_literal(word), 4, column, 1)));
+    }
+    out.push_str("}\n\"\"\"Each name's module: a root's entry, or the entry itself.\"\"\"\n");
+    // Not for type checkers: a module `__getattr__` would make every
+    // misspelt name an `object` to them, where now it is an error.
+    out.push_str(concat!(
+        "\n",
+        "if not typing.TYPE_CHECKING:\n",
+        "\n",
+        "    def __getattr__(name: str) -> object:\n",
+        "        \"\"\"A root or an entry's module, imported on first use.\"\"\"\n",
+        "        if name not in _MODULES:\n",
+        "            raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")\n",
+        "        module = _importlib.import_module(f\".{_MODULES[name]}\", __name__)\n",
+        "        value: object = module if _MODULES[name] == name else getattr(module, name)\n",
+        "        globals()[name] = value\n",
+        "        return value\n",
+        "\n",
+        "    def __dir__() -> list[str]:\n",
+        "        return sorted({*globals(), *__all__})\n",
+    ));
     out
+}
+
+/// `from module import a, b` at `indent`, as ruff lays it out: on one line,
+/// else a name a line inside parentheses.
+fn import_names(module: &str, names: &[String], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}from {module} import {}", names.join(", "));
+    if layout::width(&line) <= LINE_WIDTH {
+        return line + "\n";
+    }
+    let mut out = format!("{pad}from {module} import (\n");
+    for name in names {
+        out.push_str(&format!("{pad}    {name},\n"));
+    }
+    out + &pad + ")\n"
 }
 
 /// What the emitter holds while it writes one entry's module: the model,
@@ -193,9 +254,11 @@ impl Emitter<'_> {
         // a cycle can be evaluated where it stands, which spares pydantic
         // compiling each one from a string at import.
         let pinned = model.ids().any(|id| model.get(id).module == index && model.get(id).pinned());
+        // The pinned documents, imported as `_DOCUMENT_<n>`: no entry's module
+        // word (lowercase) can take such a name.
+        let documents = if pinned { model.documents(index) } else { Vec::new() };
         if pinned {
-            let documents: Vec<Expr> =
-                model.documents(index).iter().map(|other| Expr::subscript("PINNED_SCHEMAS", vec![Expr::text(other.to_string())])).collect();
+            let documents: Vec<Expr> = (0..documents.len()).map(|n| Expr::text(format!("_DOCUMENT_{n}"))).collect();
             let value = assignment(0, "_DOCUMENTS", None, Some(&Expr::list(documents)));
             blocks.insert(0, value + "\"\"\"This entry's schema file as pinned, then those its `$ref`s reach.\"\"\"\n");
         }
@@ -226,8 +289,11 @@ impl Emitter<'_> {
         for other in &others {
             local.push_str(&format!("from . import {other}\n"));
         }
-        if pinned {
-            local.push_str("from ._schemas import PINNED_SCHEMAS\n");
+        let mut pinned_imports: Vec<(String, usize)> =
+            documents.iter().enumerate().map(|(n, other)| (format!("._pinned.{}", ident::module(&model.modules[*other].word)), n)).collect();
+        pinned_imports.sort_by(|a, b| natural_order(&a.0, &b.0));
+        for (module, n) in pinned_imports {
+            local.push_str(&import_names(&module, &[format!("DOCUMENT as _DOCUMENT_{n}")], 0));
         }
         if !local.is_empty() {
             sections.push(local);
