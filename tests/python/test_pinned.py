@@ -9,7 +9,10 @@ import concord_registry
 import concord_runtime
 import pytest
 from concord_registry import cls_artifact
-from concord_registry._schemas import PINNED_SCHEMAS, RECORDS
+from concord_registry._pinned import cls_artifact as pinned_cls_artifact
+from concord_registry._pinned import evidence as pinned_evidence
+from concord_registry._pinned import evidence_v1 as pinned_evidence_v1
+from concord_registry._schemas import RECORDS
 
 REGISTRY = Path(__file__).resolve().parents[2] / "registry"
 
@@ -28,7 +31,7 @@ def test_each_root_carries_its_schema_file_byte_for_byte_with_its_pin() -> None:
         assert schema.text.encode() == (REGISTRY / entry["path"]).read_bytes(), root.NAME
         assert schema.digest == entry["digest"] == root.SCHEMA_DIGEST
         assert schema.pointer == ""
-    for document in PINNED_SCHEMAS:
+    for document in (pinned_cls_artifact.DOCUMENT, pinned_evidence.DOCUMENT, pinned_evidence_v1.DOCUMENT):
         assert "sha256:" + hashlib.sha256(document.text.encode()).hexdigest() == document.digest
     assert cls_artifact.Session.SCHEMA.pointer == "/$defs/Session"
     assert cls_artifact.Session.SCHEMA.document is concord_registry.ClsArtifact.SCHEMA.document
