@@ -1,6 +1,8 @@
 """Scaling of concord on large registries: generation time of both languages,
 and the import time of the generated Python package against the same models
-hand-written as plain pydantic classes in dependency order. Medians of
+hand-written as plain pydantic classes in dependency order: every root used
+(`from concord_registry import *`), and one root, which loads its entry alone
+(`from concord_registry import S000`; the plain module is always whole). Medians of
 repeated runs; each import runs in a fresh interpreter, timed both as the whole
 process (nothing preloaded) and as the import alone (pydantic and the runtime
 preloaded), concord and hand-written interleaved.
@@ -23,6 +25,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -204,24 +207,32 @@ IMPORT = """
 import sys, time
 import pydantic, concord_runtime
 start = time.perf_counter()
-import {module}
+{statement}
 print(time.perf_counter() - start)
 """
 
 
-def import_seconds(module: str, path: list[Path], *, fresh: bool) -> float:
-    """One import in a fresh interpreter. ``fresh``: the whole process, nothing
+def import_seconds(statement: str, path: list[Path], *, fresh: bool) -> float:
+    """One import statement in a fresh interpreter. ``fresh``: the whole process, nothing
     preloaded (what a program's start pays, the runtime's own import included);
-    otherwise the module alone, timed with pydantic and the runtime already loaded."""
+    otherwise the statement alone, timed with pydantic and the runtime already loaded."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in path))
     if fresh:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", f"import {module}"], check=True, env=env)
+        subprocess.run([sys.executable, "-c", statement], check=True, env=env)
         return time.perf_counter() - start
     output = subprocess.run(
-        [sys.executable, "-c", IMPORT.format(module=module)], check=True, capture_output=True, text=True, env=env
+        [sys.executable, "-c", IMPORT.format(statement=statement)], check=True, capture_output=True, text=True, env=env
     )
     return float(output.stdout.strip().splitlines()[-1])
+
+
+def first_root(package: Path) -> str:
+    """The first root `__init__.py` names (`from .entry import Root`)."""
+    init = (package / "concord_registry" / "__init__.py").read_text()
+    match = re.search(r"^    from \.\w+ import (\w+)$", init, re.M)
+    assert match, "the package names no root"
+    return match.group(1)
 
 
 def concord_binary() -> Path:
@@ -282,32 +293,43 @@ def main() -> None:
         package = work / "registry-out" / "python"
         # Bytecode first, as an installed package has it: the imports then measure pydantic, not the compiler.
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(package), str(work / "handwritten")], check=True)
+        # The package loads an entry on first use: every root used is the whole
+        # package; one root is what a program that reads one record type pays.
+        statements = {
+            "every root": "from concord_registry import *",
+            "one root": f"from concord_registry import {first_root(package)}",
+        }
         # The compared imports interleaved, so that drift on a shared machine hits both alike.
-        ratios: dict[bool, float] = {}
-        for fresh in (True, False):
-            concord_import, plain_import = [], []
-            for _ in range(arguments.runs):
-                concord_import.append(import_seconds("concord_registry", [package, runtime], fresh=fresh))
-                plain_import.append(import_seconds("handwritten_models", [work / "handwritten", runtime], fresh=fresh))
-            concord_seconds, plain_seconds = median(concord_import), median(plain_import)
-            ratios[fresh] = concord_seconds / plain_seconds
-            spread = sorted(c / p for c, p in zip(concord_import, plain_import, strict=True))
-            how = "fresh interpreter" if fresh else "pydantic and runtime preloaded"
-            rows.append(
-                (
-                    f"import concord_registry, {arguments.schemas} schemas ({how})",
-                    concord_seconds,
-                    f"{ratios[fresh]:.2f}x",
+        ratios: dict[tuple[str, bool], float] = {}
+        for what, statement in statements.items():
+            for fresh in (True, False):
+                concord_import, plain_import = [], []
+                for _ in range(arguments.runs):
+                    concord_import.append(import_seconds(statement, [package, runtime], fresh=fresh))
+                    plain_import.append(
+                        import_seconds("import handwritten_models", [work / "handwritten", runtime], fresh=fresh)
+                    )
+                concord_seconds, plain_seconds = median(concord_import), median(plain_import)
+                ratios[what, fresh] = concord_seconds / plain_seconds
+                spread = sorted(c / p for c, p in zip(concord_import, plain_import, strict=True))
+                how = "fresh interpreter" if fresh else "pydantic and runtime preloaded"
+                rows.append(
+                    (
+                        f"{statement[:40]}, {arguments.schemas} schemas ({how})",
+                        concord_seconds,
+                        f"{ratios[what, fresh]:.2f}x",
+                    )
                 )
-            )
-            rows.append((f"  the same models hand-written, plain pydantic ({how})", plain_seconds, "1.00x"))
-            rows.append((f"  paired ratios, lowest to highest: {' '.join(f'{r:.2f}' for r in spread)}", None, ""))
+                rows.append((f"  the same models hand-written, plain pydantic ({how})", plain_seconds, "1.00x"))
+                rows.append((f"  paired ratios, lowest to highest: {' '.join(f'{r:.2f}' for r in spread)}", None, ""))
 
     print(f"{'measure':<72} {'median s':>9} {'ratio':>7}")
     for label, seconds, note in rows:
         print(label if seconds is None else f"{label:<72} {seconds:>9.3f} {note:>7}")
-    met = all(ratio <= 1.2 for ratio in ratios.values())
-    print(f"import target: <= 1.2x the hand-written models, both ways ({'met' if met else 'MISSED'})")
+    every = all(ratios["every root", fresh] <= 1.2 for fresh in (True, False))
+    one = all(ratios["one root", fresh] <= 0.2 for fresh in (True, False))
+    print(f"import target, every root: <= 1.2x the hand-written models, both ways ({'met' if every else 'MISSED'})")
+    print(f"import target, one root: <= 0.2x the hand-written models, both ways ({'met' if one else 'MISSED'})")
 
 
 if __name__ == "__main__":
