@@ -420,11 +420,12 @@ impl Harness {
         Ok(blocks.into_iter().filter(|block| block.starts_with("warning") && block.contains("src/bindings.rs")).collect())
     }
 
-    /// Imports the generated Python package, and nothing else.
+    /// Imports the generated Python package, every entry of it (the
+    /// package alone would load none: each loads on first use), and nothing else.
     pub fn import_python(&self, python: &Path) -> Result<(), Errors> {
         let output = self
             .python_command(python)?
-            .args(["-c", &format!("import {}", self.package)])
+            .args(["-c", &format!("from {} import *", self.package)])
             .output()
             .map_err(|e| Errors::one(python, "", format!("cannot run Python: {e}")))?;
         if !output.status.success() {
