@@ -21,48 +21,78 @@ const POSITIONAL: std::ops::Range<i32> = -5..16;
 #[inline]
 pub fn write(out: &mut Vec<u8>, value: f64) {
     debug_assert!(value.is_finite() && !(value == 0.0 && value.is_sign_negative()));
+    if formatter_writes_the_layout() {
+        // zmij 1.0 writes zero as `0.0` and the sign as `-`, as the layout does.
+        out.extend_from_slice(zmij::Buffer::new().format_finite(value).as_bytes());
+        return;
+    }
+    relay(out, value);
+}
+
+/// Values that take every branch of a formatter's layout: zero, each side
+/// of the positional range's two ends, integral values with and without
+/// trailing zeros, one- to three-digit exponents of both signs,
+/// subnormals, the extremes, and negatives of each kind.
+const PROBES: [f64; 26] = [
+    0.0,
+    1.0,
+    -1.5,
+    100.0,
+    123.45,
+    1e15,
+    9999999999999998.0,
+    1e16,
+    1.5e16,
+    123456789012345680.0,
+    1e-5,
+    1.25e-5,
+    0.001234,
+    9.9e-6,
+    1e-7,
+    0.1,
+    1e22,
+    1.5e-100,
+    -2.5e100,
+    5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    -1.7976931348623157e308,
+    -0.00001,
+    -1e16,
+    4.35e-6,
+];
+
+/// Whether the formatter this build links writes concord's layout itself
+/// (zmij 1.0 does: positional for first-digit exponents -5..=15, else
+/// `d.ddde±k`), checked once per process on [`PROBES`] against the layout
+/// rebuilt from its digits. Its output is then copied as it is, with no
+/// second pass over the digits; a release that wrote another layout would
+/// fail the check, and every value would be laid out again from its digits ([`relay`]),
+/// so the bytes never change with the formatter's version.
+#[inline]
+fn formatter_writes_the_layout() -> bool {
+    static CHECKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHECKED.get_or_init(|| PROBES.iter().all(|&value| zmij::Buffer::new().format_finite(value) == relaid(value)))
+}
+
+/// Appends the layout of `value` rebuilt from the formatter's digits alone,
+/// whatever layout it wrote them in.
+fn relay(out: &mut Vec<u8>, value: f64) {
     if value == 0.0 {
         out.extend_from_slice(b"0.0");
         return;
     }
-    let mut buffer = zmij::Buffer::new();
-    let text = buffer.format_finite(value.abs());
     if value < 0.0 {
         out.push(b'-');
     }
-    if is_laid_out(text.as_bytes()) {
-        out.extend_from_slice(text.as_bytes());
-    } else {
-        let (digits, exponent) = shortest(text);
-        lay_out(out, digits.as_slice(), exponent);
-    }
+    let (digits, exponent) = shortest(zmij::Buffer::new().format_finite(value.abs()));
+    lay_out(out, digits.as_slice(), exponent);
 }
 
-/// Whether a formatter's positional output already is concord's layout:
-/// `0.0…d…` or `d….d…` without needless zeros, its first digit at a decimal
-/// exponent in the positional range. (The common case, copied as it is.)
-fn is_laid_out(text: &[u8]) -> bool {
-    let Some(dot) = text.iter().position(|&b| !b.is_ascii_digit()) else { return false };
-    let (integer, fraction) = (&text[..dot], &text[dot + 1..]);
-    if text[dot] != b'.' || integer.is_empty() || fraction.is_empty() || !fraction.iter().all(u8::is_ascii_digit) {
-        return false;
-    }
-    let last = fraction[fraction.len() - 1];
-    let exponent = if integer == b"0" {
-        // 0.0…d…: the first significant digit, and no zero at the end.
-        let zeros = fraction.iter().take_while(|&&b| b == b'0').count() as i32;
-        if last == b'0' {
-            return false;
-        }
-        -zeros - 1
-    } else {
-        // d….d…: no leading zero, and no zero at the end but an integral value's `.0`.
-        if integer[0] == b'0' || (last == b'0' && fraction.len() > 1) {
-            return false;
-        }
-        integer.len() as i32 - 1
-    };
-    POSITIONAL.contains(&exponent)
+fn relaid(value: f64) -> String {
+    let mut out = Vec::with_capacity(32);
+    relay(&mut out, value);
+    String::from_utf8(out).expect("a float's layout is ASCII")
 }
 
 /// The layout of `value` as a string (see [`write`]).
@@ -165,7 +195,39 @@ impl Digits {
 
 #[cfg(test)]
 mod tests {
-    use super::format;
+    use super::{format, formatter_writes_the_layout, relaid};
+
+    /// The formatter's own text is the layout, so `write` copies it: on the
+    /// probes (checked at first use) and on random finite values of every
+    /// exponent, each also read back to the same bits.
+    #[test]
+    fn the_formatter_writes_the_layout_on_random_values() {
+        assert!(formatter_writes_the_layout(), "zmij's layout changed: every float is laid out again (slower, same bytes)");
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut checked = 0;
+        while checked < 200_000 {
+            // xorshift64*: every bit pattern is as likely.
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let random = state.wrapping_mul(0x2545_f491_4f6c_dd1d);
+            // Every other value near the positional range's ends (a fraction,
+            // or an integer, times 10^-8 to 10^18), where the layout has most
+            // branches; the rest any bit pattern.
+            let value = match checked % 4 {
+                0 => (random >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((random % 27) as i32 - 8),
+                1 => (random >> (random % 64)) as f64,
+                _ => f64::from_bits(random),
+            };
+            if !value.is_finite() || (value == 0.0 && value.is_sign_negative()) {
+                continue;
+            }
+            let text = format(value);
+            assert_eq!(text, relaid(value), "{value:e}");
+            assert_eq!(text.parse::<f64>().unwrap().to_bits(), value.to_bits(), "{text} reads back");
+            checked += 1;
+        }
+    }
 
     #[test]
     fn layout_at_every_boundary() {
