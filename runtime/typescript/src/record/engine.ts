@@ -7,7 +7,23 @@
  */
 
 import { EngineUnavailable } from "./errors.js";
-import type { Note, PinnedDocument } from "./registry.js";
+
+/** A schema file as pinned: its base URI, digest and exact text, and the dialect its registry entry declares. */
+export interface PinnedDocument {
+  readonly uri: string;
+  readonly digest: string;
+  readonly text: string;
+  readonly dialect?: string;
+}
+
+/** One problem the pinned schema's engine found: where, which keyword, and what, never the refused value. */
+export interface Note {
+  readonly pointer: string;
+  readonly keyword: string;
+  readonly schemaPath: string;
+  readonly message: string;
+  readonly line: string;
+}
 
 interface AddonValidator {
   notesJson(

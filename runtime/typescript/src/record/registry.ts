@@ -13,7 +13,7 @@ import * as strict from "../strict.js";
 import { Output } from "../write.js";
 import { type ArrayOutcome, type LinesOutcome, readJsonArray, readJsonl } from "./batch.js";
 import { isTypedId } from "./checks.js";
-import { engine } from "./engine.js";
+import { engine, type Note, type PinnedDocument } from "./engine.js";
 import { EngineUnavailable, SchemaError } from "./errors.js";
 import { compileType, Failure, finishRead, type Node, startRead } from "./nodes.js";
 import { type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
@@ -22,26 +22,10 @@ import { type StandardSchemaV1, standardProps } from "./standard.js";
 /** The runtime's version: generated packages name the version they were generated for. */
 export const VERSION = "0.1.0";
 
-/** A schema file as pinned: its base URI, digest and exact text, and the dialect its registry entry declares. */
-export interface PinnedDocument {
-  readonly uri: string;
-  readonly digest: string;
-  readonly text: string;
-  readonly dialect?: string;
-}
-
 export type { ReadOptions } from "../strict.js";
+export type { Note, PinnedDocument } from "./engine.js";
 
 import type { ReadOptions } from "../strict.js";
-
-/** One problem the pinned schema's engine found: where, which keyword, and what, never the refused value. */
-export interface Note {
-  readonly pointer: string;
-  readonly keyword: string;
-  readonly schemaPath: string;
-  readonly message: string;
-  readonly line: string;
-}
 
 /**
  * A value fails its pinned schema: at most three notes, and whether there
