@@ -6,6 +6,7 @@
  * refuses with `EngineUnavailable`: never another engine silently.
  */
 
+import { VERSION } from "../version.js";
 import { EngineUnavailable } from "./errors.js";
 
 /** A schema file as pinned: its base URI, digest and exact text, and the dialect its registry entry declares. */
@@ -51,8 +52,8 @@ try {
   const name = "concord-engine";
   const loaded = (await import(/* @vite-ignore */ name)) as { default?: Addon } & Partial<Addon>;
   const candidate = (loaded.default ?? loaded) as Addon;
-  if (typeof candidate.version === "function" && candidate.version() !== "0.1.0") {
-    why = `the engine addon concord-engine is version ${candidate.version()}; this runtime needs 0.1.0`;
+  if (typeof candidate.version === "function" && candidate.version() !== VERSION) {
+    why = `the engine addon concord-engine is version ${candidate.version()}; this runtime needs ${VERSION}`;
   } else {
     addon = candidate;
   }

@@ -10,6 +10,7 @@ import { ConcordError } from "../error.js";
 import { decode, Lexer } from "../lexer.js";
 import { DEFAULT_MAX_BYTES } from "../profile.js";
 import * as strict from "../strict.js";
+import { VERSION } from "../version.js";
 import { Output } from "../write.js";
 import { type ArrayOutcome, type LinesOutcome, readJsonArray, readJsonl } from "./batch.js";
 import { isTypedId } from "./checks.js";
@@ -19,10 +20,8 @@ import { compileType, Failure, finishRead, type Node, startRead } from "./nodes.
 import { type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
 import { type StandardSchemaV1, standardProps } from "./standard.js";
 
-/** The runtime's version: generated packages name the version they were generated for. */
-export const VERSION = "0.1.0";
-
 export type { ReadOptions } from "../strict.js";
+export { VERSION } from "../version.js";
 export type { Note, PinnedDocument } from "./engine.js";
 
 import type { ReadOptions } from "../strict.js";
