@@ -2,13 +2,18 @@
 //! `validators/model.rs` builds them (the instance made by the type's
 //! `tp_new`, then `__dict__`, `__pydantic_extra__`, `__pydantic_private__`
 //! and `__pydantic_fields_set__` set directly), so `from_json` need not check
-//! the bytes and then have pydantic parse them a second time. The input is
-//! checked under the strict profile first, so the parser below meets only
-//! well-formed JSON: no duplicate keys, no lone surrogates, safe integers,
-//! finite numbers.
+//! the bytes and then have pydantic parse them a second time. The parser
+//! applies the strict profile as it reads, with the profile's own rules
+//! (`concord_runtime::profile`: the input's size, byte order mark and UTF-8
+//! first, then strings, escapes, numbers, nesting and duplicate keys where
+//! they stand; a value it drops goes through `concord_runtime::scan`), so no
+//! pass checks the bytes before it. On any refusal the strict check reads the
+//! input again and names the profile's problem, if there is one; else
+//! pydantic's path decides, as for any type refusal.
 
 use super::{Extra, Fnv, ModelNode, Node, RecordType, ValueCheck};
 use crate::json_error;
+use concord_runtime::profile::{self, Number};
 use concord_runtime::strict::{self, Limits};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -16,6 +21,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySet, PyString, PyTuple, PyType};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::hash::Hasher;
 
 /// A refusal, or an error a check raised: either way pydantic's path decides.
@@ -40,20 +46,60 @@ impl From<PyErr> for Refused {
 const DETACHED: usize = 64 * 1024;
 
 pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    // The rules on the input as a whole: its size, no byte order mark, UTF-8 throughout.
+    if profile::input(data, max_bytes).is_ok() {
+        // The type's string cache, kept from read to read; a read while another holds it (a check
+        // of the user's that reads a record, another thread while a check runs) keeps its own.
+        let mut own = Keys::default();
+        let mut shared = record.keys.try_lock().ok();
+        let keys = match shared.as_deref_mut() {
+            Some(keys) => keys,
+            None => &mut own,
+        };
+        let mut parser = Parser { input: data, pos: 0, depth: 0, py, keys };
+        parser.ws();
+        if let Ok(value) = parser.value(record, record.root) {
+            if parser.pos == data.len() {
+                return Ok(Some(value));
+            }
+        }
+    }
+    // Refused, by the profile or by the type: the strict check names the profile's problem, if any.
     let limits = Limits { max_bytes };
     let checked = if data.len() >= DETACHED { py.detach(|| strict::check_with(data, limits)) } else { strict::check_with(data, limits) };
     checked.map_err(|error| json_error(py, error))?;
-    // The type's string cache, kept from read to read; a read while another holds it (a check
-    // of the user's that reads a record, another thread while a check runs) keeps its own.
-    let mut own = Keys::default();
-    let mut shared = record.keys.try_lock().ok();
-    let keys = match shared.as_deref_mut() {
-        Some(keys) => keys,
-        None => &mut own,
-    };
-    let mut parser = Parser { input: data, pos: 0, py, keys };
-    parser.ws();
-    Ok(parser.value(record, record.root).ok())
+    Ok(None)
+}
+
+/// The keys met in one object that no field of its model reads, to refuse one met twice
+/// (a field's own key is refused twice by its slot).
+#[derive(Default)]
+struct Unknown<'a> {
+    list: Vec<Cow<'a, str>>,
+    set: HashSet<Cow<'a, str>>,
+}
+
+impl<'a> Unknown<'a> {
+    /// Past this many keys, they go into a hash set.
+    const LINEAR: usize = 16;
+
+    fn insert(&mut self, key: Cow<'a, str>) -> Read<()> {
+        if self.list.len() < Self::LINEAR {
+            if self.list.contains(&key) {
+                return Err(Refused);
+            }
+            self.list.push(key);
+            return Ok(());
+        }
+        if self.set.is_empty() {
+            self.set.extend(self.list.iter().cloned());
+        }
+        if self.set.insert(key) {
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
 }
 
 /// Short strings (object keys, and the values `any` reads) made into Python
@@ -94,6 +140,8 @@ impl Keys {
 struct Parser<'a, 'py, 'k> {
     input: &'a [u8],
     pos: usize,
+    /// How many arrays and objects are open around the cursor.
+    depth: usize,
     py: Python<'py>,
     keys: &'k mut Keys,
 }
@@ -137,17 +185,15 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
         }
     }
 
-    /// The string at the cursor (its quote), unescaped, and its raw bytes.
+    /// The string at the cursor (its quote), unescaped, and its raw bytes; a control
+    /// character, a bad escape or a lone surrogate is refused (the profile's string rules).
     fn string(&mut self) -> Read<(Cow<'a, str>, &'a [u8])> {
         let input = self.input;
         if self.peek() != b'"' {
             return Err(Refused);
         }
         let start = self.pos + 1;
-        let mut pos = start;
-        while pos < input.len() && input[pos] != b'"' && input[pos] != b'\\' {
-            pos += 1;
-        }
+        let mut pos = plain(input, start);
         if input.get(pos) == Some(&b'"') {
             self.pos = pos + 1;
             let raw = &input[start..pos];
@@ -158,63 +204,28 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
             match input.get(pos) {
                 Some(b'"') => break,
                 Some(b'\\') => {
-                    let escaped = *input.get(pos + 1).ok_or(Refused)?;
-                    pos += 2;
-                    match escaped {
-                        b'"' => unescaped.push('"'),
-                        b'\\' => unescaped.push('\\'),
-                        b'/' => unescaped.push('/'),
-                        b'b' => unescaped.push('\u{8}'),
-                        b'f' => unescaped.push('\u{c}'),
-                        b'n' => unescaped.push('\n'),
-                        b'r' => unescaped.push('\r'),
-                        b't' => unescaped.push('\t'),
-                        b'u' => {
-                            let high = hex4(input, pos)?;
-                            pos += 4;
-                            let code = if (0xD800..0xDC00).contains(&high) && input.get(pos..pos + 2) == Some(b"\\u") {
-                                let low = hex4(input, pos + 2)?;
-                                pos += 6;
-                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                            } else {
-                                high
-                            };
-                            unescaped.push(char::from_u32(code).ok_or(Refused)?);
-                        }
-                        _ => return Err(Refused),
-                    }
-                }
-                Some(_) => {
+                    let (character, next) = profile::escape(input, pos).map_err(|_| Refused)?;
+                    unescaped.push(character);
+                    pos = next;
                     let run = pos;
-                    while pos < input.len() && input[pos] != b'"' && input[pos] != b'\\' {
-                        pos += 1;
-                    }
+                    pos = plain(input, pos);
                     unescaped.push_str(text(&input[run..pos])?);
                 }
-                None => return Err(Refused),
+                // A control character, or the end of the input.
+                _ => return Err(Refused),
             }
         }
         self.pos = pos + 1;
         Ok((Cow::Owned(unescaped), &input[start..pos]))
     }
 
-    /// The number token at the cursor, and whether it is an integer (no fraction, no exponent).
-    fn number(&mut self) -> Read<(&'a str, bool)> {
-        let input = self.input;
-        let start = self.pos;
-        let mut integer = true;
-        while let Some(&byte) = input.get(self.pos) {
-            match byte {
-                b'0'..=b'9' | b'-' | b'+' => {}
-                b'.' | b'e' | b'E' => integer = false,
-                _ => break,
-            }
-            self.pos += 1;
-        }
-        if self.pos == start {
-            return Err(Refused);
-        }
-        Ok((text(&input[start..self.pos])?, integer))
+    /// The number at the cursor, as the profile reads it (an integer within ±(2^53-1), a
+    /// finite float, neither negative zero).
+    fn number(&mut self) -> Read<Number> {
+        let literal = profile::literal(self.input, self.pos).ok_or(Refused)?;
+        self.pos = literal.end;
+        // The literal is ASCII, within the input, which is UTF-8.
+        profile::number(text(&self.input[..literal.end])?, &literal).map_err(|_| Refused)
     }
 
     /// Past the literal `word` (`true`, `false`, `null`).
@@ -230,18 +241,22 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
     /// (unescaped, and its bytes as they stand) with the cursor at the value,
     /// and reads past the value. The cursor ends past the object and its whitespace.
     fn object(&mut self, mut each: impl FnMut(&mut Self, Cow<'a, str>, &'a [u8]) -> Read<()>) -> Read<()> {
+        // Even an empty one counts towards the depth.
+        profile::nest(self.depth).map_err(|_| Refused)?;
         self.expect(b'{')?;
         if self.peek() == b'}' {
             self.pos += 1;
             self.ws();
             return Ok(());
         }
+        self.depth += 1;
         loop {
             let (key, raw) = self.string()?;
             self.ws();
             self.expect(b':')?;
             each(self, key, raw)?;
             if !self.more(b'}')? {
+                self.depth -= 1;
                 return Ok(());
             }
         }
@@ -249,35 +264,28 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
 
     /// Reads the array at the cursor item by item, as [`Parser::object`] reads members.
     fn array(&mut self, mut each: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        // Even an empty one counts towards the depth.
+        profile::nest(self.depth).map_err(|_| Refused)?;
         self.expect(b'[')?;
         if self.peek() == b']' {
             self.pos += 1;
             self.ws();
             return Ok(());
         }
+        self.depth += 1;
         loop {
             each(self)?;
             if !self.more(b']')? {
+                self.depth -= 1;
                 return Ok(());
             }
         }
     }
 
-    /// Past the value at the cursor, unread.
+    /// Past the value at the cursor and its whitespace, unread: the strict profile's fast
+    /// check scans it, and refuses what it is not certain of.
     fn skip(&mut self) -> Read<()> {
-        match self.peek() {
-            b'"' => {
-                self.string()?;
-            }
-            b'{' => self.object(|parser, _, _| parser.skip())?,
-            b'[' => self.array(Self::skip)?,
-            b't' => self.word(b"true")?,
-            b'f' => self.word(b"false")?,
-            b'n' => self.word(b"null")?,
-            _ => {
-                self.number()?;
-            }
-        }
+        self.pos = concord_runtime::scan::value(self.input, self.pos, self.depth).ok_or(Refused)?;
         Ok(())
     }
 
@@ -334,7 +342,13 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 let dict = PyDict::new(py);
                 self.object(|parser, key, raw| {
                     let key = parser.keys.get(py, raw, &key);
-                    Ok(dict.set_item(key, parser.any()?)?)
+                    let before = dict.len();
+                    dict.set_item(key, parser.any()?)?;
+                    // A key met twice.
+                    if dict.len() == before {
+                        return Err(Refused);
+                    }
+                    Ok(())
                 })?;
                 return Ok(dict.into_any());
             }
@@ -358,14 +372,10 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 self.word(b"null")?;
                 py.None().into_bound(py)
             }
-            _ => {
-                let (token, integer) = self.number()?;
-                if integer {
-                    token.parse::<i64>().map_err(|_| Refused)?.into_pyobject(py)?.into_any()
-                } else {
-                    PyFloat::new(py, token.parse::<f64>().map_err(|_| Refused)?).into_any()
-                }
-            }
+            _ => match self.number()? {
+                Number::Integer(value) => value.into_pyobject(py)?.into_any(),
+                Number::Float(value) => PyFloat::new(py, value).into_any(),
+            },
         };
         self.ws();
         Ok(value)
@@ -391,15 +401,20 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 PyString::new(py, &text).into_any()
             }
             Node::Int { min, max, multiple } => {
-                let (token, integer) = self.number()?;
-                let value: i64 = if integer { token.parse().map_err(|_| Refused)? } else { return Err(Refused) };
+                let Number::Integer(value) = self.number()? else {
+                    return Err(Refused);
+                };
                 if value < *min || value > *max || multiple.is_some_and(|multiple| value % multiple != 0) {
                     return Err(Refused);
                 }
                 value.into_pyobject(py)?.into_any()
             }
             Node::Float { ge, le, gt, lt } => {
-                let value: f64 = self.number()?.0.parse().map_err(|_| Refused)?;
+                let value = match self.number()? {
+                    // Exact: the profile's integers are safe.
+                    Number::Integer(value) => value as f64,
+                    Number::Float(value) => value,
+                };
                 if ge.is_some_and(|ge| value < ge) || le.is_some_and(|le| value > le) || gt.is_some_and(|gt| value <= gt) || lt.is_some_and(|lt| value >= lt) {
                     return Err(Refused);
                 }
@@ -475,7 +490,13 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 let dict = PyDict::new(py);
                 self.object(|parser, key, raw| {
                     let key = parser.keys.get(py, raw, &key);
-                    Ok(dict.set_item(key, parser.value(reader, *values)?)?)
+                    let before = dict.len();
+                    dict.set_item(key, parser.value(reader, *values)?)?;
+                    // A key met twice.
+                    if dict.len() == before {
+                        return Err(Refused);
+                    }
+                    Ok(())
                 })?;
                 if min.is_some_and(|min| dict.len() < min) || max.is_some_and(|max| dict.len() > max) {
                     return Err(Refused);
@@ -501,7 +522,7 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                     b'{' => "object",
                     _ => {
                         let start = self.pos;
-                        let (_, integer) = self.number()?;
+                        let integer = matches!(self.number()?, Number::Integer(_));
                         self.pos = start;
                         if integer && choices.iter().any(|(key, _)| key == "integer") {
                             "integer"
@@ -531,6 +552,7 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
         let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
         let extra = matches!(model.extra, Extra::Allow | Extra::Matching(_)).then(|| PyDict::new(py));
         let mut extra_keys: Vec<Bound<'py, PyString>> = Vec::new();
+        let mut unknown = Unknown::default();
         // Properties usually come in the order the schema lists them.
         let mut next = 0;
         let count = model.fields.len();
@@ -544,10 +566,14 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 (0..count).map(|offset| (next + offset) % count).find(|&at| model.fields[at].key == key)
             };
             if let Some(at) = found {
+                if slots[at].is_some() {
+                    return Err(Refused); // a key met twice
+                }
                 slots[at] = Some(parser.value(reader, model.fields[at].node)?);
                 next = at + 1;
                 return Ok(());
             }
+            unknown.insert(key.clone())?;
             match &extra {
                 // A key no pattern matches is dropped, as at every default-policy type.
                 Some(_) if matches!(&model.extra, Extra::Matching(patterns) if !patterns.any_match(&key)) => parser.skip(),
@@ -607,19 +633,32 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
     }
 }
 
-/// The text of bytes inside the input, which the strict check has read as UTF-8 whole.
+/// The text of bytes inside the input, which `read` has checked as UTF-8 whole.
 fn text(bytes: &[u8]) -> Read<&str> {
     // A run between quotes and escapes starts and ends at ASCII bytes, so it is UTF-8 too;
     // checking again costs a tenth of the read.
     debug_assert!(std::str::from_utf8(bytes).is_ok());
-    // SAFETY: the whole input passed `strict::check_with` (UTF-8 first of all), and `bytes`
-    // is a run of it cut at ASCII bytes.
+    // SAFETY: the whole input passed `profile::input` (UTF-8 throughout) before the parser
+    // ran, and `bytes` is a run of it cut at ASCII bytes.
     Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
-fn hex4(input: &[u8], pos: usize) -> Read<u32> {
-    let digits = input.get(pos..pos + 4).ok_or(Refused)?;
-    u32::from_str_radix(std::str::from_utf8(digits).map_err(|_| Refused)?, 16).map_err(|_| Refused)
+/// Where the run of bytes a string holds as they are, from `pos`, ends: at a quote, a
+/// backslash, a control character or the end of the input (eight bytes at a time, as the
+/// strict check scans).
+#[inline]
+fn plain(input: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = input.get(pos..pos + 8) {
+        let mask = profile::not_plain(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if mask != 0 {
+            return pos + (mask.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while input.get(pos).is_some_and(|&byte| profile::STRING[byte as usize] == profile::PLAIN) {
+        pos += 1;
+    }
+    pos
 }
 
 /// An instance of `class` made by its `tp_new` with no arguments, `__init__` not run
