@@ -17,7 +17,7 @@ pub use plan::Plan;
 
 use concord_runtime::pattern::Patterns;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyString, PyType};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -157,6 +157,9 @@ struct ModelNode {
     extras: Option<usize>,
     /// The fields by key, for a model with many.
     index: Option<HashMap<String, usize, BuildHasherDefault<Fnv>>>,
+    /// Each field's Python name and its default (`None` for a required field, which a
+    /// record must have read): what the reader copies into `__dict__` before the values read.
+    defaults: Py<PyDict>,
 }
 
 struct Field {

@@ -19,9 +19,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySet, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyList, PySet, PyString, PyTuple, PyType};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::hash::Hasher;
 
 /// A refusal, or an error a check raised: either way pydantic's path decides.
@@ -56,7 +58,7 @@ pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_b
             Some(keys) => keys,
             None => &mut own,
         };
-        let mut parser = Parser { input: data, pos: 0, depth: 0, py, keys };
+        let mut parser = Parser { input: data, pos: 0, depth: 0, slots: Vec::new(), py, keys };
         parser.ws();
         if let Ok(value) = parser.value(record, record.root) {
             if parser.pos == data.len() {
@@ -108,6 +110,9 @@ impl<'a> Unknown<'a> {
 #[derive(Default)]
 pub(super) struct Keys {
     slots: Vec<Option<Cached>>,
+    /// The names of the fields read, as a frozenset (`__pydantic_fields_set__` is a copy):
+    /// by the model (its address) and which of its fields were read, a bit each.
+    sets: HashMap<(usize, u64), Py<PyFrozenSet>, BuildHasherDefault<Fnv>>,
 }
 
 /// A string's bytes as they stand in the input, and the Python string made of them.
@@ -135,6 +140,21 @@ impl Keys {
         *slot = Some((raw.into(), string.clone().unbind()));
         string
     }
+
+    /// The names of `model`'s fields whose bit is set in `read`.
+    fn fields_set<'py>(&mut self, py: Python<'py>, model: &ModelNode, read: u64) -> PyResult<Bound<'py, PyFrozenSet>> {
+        let key = (std::ptr::from_ref(model) as usize, read);
+        if let Some(names) = self.sets.get(&key) {
+            return Ok(names.bind(py).clone());
+        }
+        // Each model reads few sets of fields; an input that reads many keeps the table small.
+        if self.sets.len() >= 4096 {
+            self.sets.clear();
+        }
+        let names = PyFrozenSet::new(py, model.fields.iter().enumerate().filter(|(at, _)| read >> at & 1 == 1).map(|(_, field)| field.name.bind(py)))?;
+        self.sets.insert(key, names.clone().unbind());
+        Ok(names)
+    }
 }
 
 struct Parser<'a, 'py, 'k> {
@@ -142,6 +162,8 @@ struct Parser<'a, 'py, 'k> {
     pos: usize,
     /// How many arrays and objects are open around the cursor.
     depth: usize,
+    /// Buffers for the values of a model's fields, kept from model to model.
+    slots: Vec<Vec<Option<Bound<'py, PyAny>>>>,
     py: Python<'py>,
     keys: &'k mut Keys,
 }
@@ -549,7 +571,9 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
 
     fn model(&mut self, reader: &RecordType, model: &ModelNode) -> Read<Bound<'py, PyAny>> {
         let py = self.py;
-        let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
+        // The values read, by field: a buffer of the parser's, kept for the next model.
+        let mut slots = self.slots.pop().unwrap_or_default();
+        slots.resize(model.fields.len(), None);
         let extra = matches!(model.extra, Extra::Allow | Extra::Matching(_)).then(|| PyDict::new(py));
         let mut extra_keys: Vec<Bound<'py, PyString>> = Vec::new();
         let mut unknown = Unknown::default();
@@ -598,27 +622,50 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 }
             }
         }
-        let read: Vec<bool> = slots.iter().map(Option::is_some).collect();
-        let dict = PyDict::new(py);
-        let mut set_names: Vec<Bound<'py, PyString>> = Vec::with_capacity(slots.len() + extra_keys.len());
-        for (field, slot) in model.fields.iter().zip(slots) {
-            let name = field.name.bind(py);
+        // `__dict__`: a copy of the model's dict of defaults (no key hashed, no table grown),
+        // then each value read in its place.
+        let dict = model.defaults.bind(py).copy()?;
+        // Which fields were read, a bit each.
+        let (mut one, mut many) = ([0u64; 1], Vec::new());
+        let read: &mut [u64] = if model.fields.len() <= 64 {
+            &mut one
+        } else {
+            many.resize(model.fields.len().div_ceil(64), 0);
+            &mut many
+        };
+        for (at, (field, slot)) in model.fields.iter().zip(slots.drain(..)).enumerate() {
             match slot {
                 Some(value) => {
-                    dict.set_item(name, value)?;
-                    set_names.push(name.clone());
+                    dict.set_item(field.name.bind(py), value)?;
+                    read[at / 64] |= 1 << (at % 64);
                 }
-                None => dict.set_item(name, field.default.as_ref().ok_or(Refused)?.bind(py))?,
+                None if field.default.is_none() => return Err(Refused),
+                None => {}
             }
         }
+        self.slots.push(slots);
+        let fields_set = if model.fields.len() <= 64 {
+            // The names of the fields read, a set copied whole from the one kept for them.
+            let names = self.keys.fields_set(py, model, read[0])?;
+            // SAFETY: `names` is a live frozenset; `PySet_New` returns a new reference or null with an exception set.
+            unsafe { Bound::from_owned_ptr_or_err(py, ffi::PySet_New(names.as_ptr()))?.cast_into::<PySet>().map_err(PyErr::from)? }
+        } else {
+            let fields_set = PySet::empty(py)?;
+            for (at, field) in model.fields.iter().enumerate() {
+                if was_read(read, at) {
+                    fields_set.add(field.name.bind(py))?;
+                }
+            }
+            fields_set
+        };
         // A kept key spelled like a renamed field's Python name: pydantic counts it as setting
         // that field too (its issue 7700), and `_model._unmark_unread` takes that back when the
         // field's own JSON name was not read. The set is the one that leaves.
         for key in extra_keys {
             let text = key.to_str()?;
-            let unread = model.fields.iter().zip(&read).any(|(field, &was)| !was && field.renamed.as_deref() == Some(text));
+            let unread = model.fields.iter().enumerate().any(|(at, field)| field.renamed.as_deref() == Some(text) && !was_read(read, at));
             if !unread {
-                set_names.push(key);
+                fields_set.add(key)?;
             }
         }
         let instance = new_instance(model.class.bind(py))?;
@@ -628,9 +675,14 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
             None => set(&instance, intern!(py, "__pydantic_extra__"), &py.None().into_bound(py))?,
         }
         set(&instance, intern!(py, "__pydantic_private__"), &py.None().into_bound(py))?;
-        set(&instance, intern!(py, "__pydantic_fields_set__"), &PySet::new(py, set_names)?.into_any())?;
+        set(&instance, intern!(py, "__pydantic_fields_set__"), fields_set.as_any())?;
         Ok(instance)
     }
+}
+
+/// Whether bit `at` of `read` is set.
+fn was_read(read: &[u64], at: usize) -> bool {
+    read[at / 64] >> (at % 64) & 1 == 1
 }
 
 /// The text of bytes inside the input, which `read` has checked as UTF-8 whole.
