@@ -196,8 +196,8 @@ impl RecordType {
         RecordType::from_plan(py, module, name, load)
     }
 
-    /// The record read from `data` (checked under the strict profile first:
-    /// raises `JsonError`), or `None` where pydantic's path must decide.
+    /// The record read from `data` under the strict profile (a refusal:
+    /// raises `JsonError`, the strict check's), or `None` where pydantic's path must decide.
     fn read<'py>(&self, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
         read::read(self, py, data, max_bytes)
     }
