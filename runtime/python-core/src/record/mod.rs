@@ -149,6 +149,8 @@ enum ValueCheck {
 
 struct ModelNode {
     class: Py<PyType>,
+    /// The class's `tp_alloc` where its `tp_new` is `object.__new__` (see [`read`]'s `allocate`).
+    alloc: Option<pyo3::ffi::allocfunc>,
     fields: Vec<Field>,
     extra: Extra,
     /// A versioned envelope: its version property and the versions read.

@@ -356,7 +356,8 @@ impl<'py> Builder<'py> {
             )?;
         }
         let defaults = defaults.unbind();
-        Ok(Node::Model(Box::new(ModelNode { class, fields, extra, version, extras, index, defaults })))
+        let alloc = super::read::object_alloc(class.bind(self.py));
+        Ok(Node::Model(Box::new(ModelNode { class, alloc, fields, extra, version, extras, index, defaults })))
     }
 
     fn value(&mut self, module: &str, value: &Value) -> PyResult<usize> {

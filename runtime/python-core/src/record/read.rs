@@ -668,7 +668,10 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 fields_set.add(key)?;
             }
         }
-        let instance = new_instance(model.class.bind(py))?;
+        let instance = match model.alloc {
+            Some(alloc) => allocate(model.class.bind(py), alloc)?,
+            None => new_instance(model.class.bind(py))?,
+        };
         set(&instance, intern!(py, "__dict__"), &dict)?;
         match extra {
             Some(extra) => set(&instance, intern!(py, "__pydantic_extra__"), &extra)?,
@@ -728,6 +731,35 @@ fn new_instance<'py>(class: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> 
         let new: ffi::newfunc = std::mem::transmute::<*mut std::ffi::c_void, ffi::newfunc>(slot);
         Bound::from_owned_ptr_or_err(py, new(class.as_type_ptr(), arguments.as_ptr(), std::ptr::null_mut()))
     }
+}
+
+/// `class`'s `tp_alloc`, where its `tp_new` is `object.__new__`: [`allocate`] may then make
+/// its instances. `None` where the class has a `__new__` of its own, which must run.
+pub(super) fn object_alloc(class: &Bound<'_, PyType>) -> Option<ffi::allocfunc> {
+    // SAFETY: live type objects (`object` is static, which `PyType_GetSlot` takes since 3.10);
+    // `Py_tp_new` is a `newfunc` or null, `Py_tp_alloc` an `allocfunc` or null.
+    unsafe {
+        let object = std::ptr::addr_of_mut!(ffi::PyBaseObject_Type);
+        let new = ffi::PyType_GetSlot(class.as_type_ptr(), ffi::Py_tp_new);
+        let alloc = ffi::PyType_GetSlot(class.as_type_ptr(), ffi::Py_tp_alloc);
+        // `object.__new__` refuses an abstract class: so does the reader, by leaving it to `tp_new`.
+        let abstract_ = ffi::PyType_GetFlags(class.as_type_ptr()) & ffi::Py_TPFLAGS_IS_ABSTRACT != 0;
+        if abstract_ || new.is_null() || alloc.is_null() || new != ffi::PyType_GetSlot(object, ffi::Py_tp_new) {
+            return None;
+        }
+        Some(std::mem::transmute::<*mut std::ffi::c_void, ffi::allocfunc>(alloc))
+    }
+}
+
+/// An instance of `class` (whose `tp_new` is `object.__new__`) made by its `tp_alloc`, as
+/// `object.__new__` makes it but for the instance dictionary it prepares (on 3.11, the
+/// instance's inline values): the reader sets `__dict__` at once, and Python made that
+/// dictionary from the values only to free it, three allocations an instance for nothing
+/// (pydantic-core's `create_class` pays them).
+fn allocate<'py>(class: &Bound<'py, PyType>, alloc: ffi::allocfunc) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `alloc` is the live type's own `tp_alloc`; it returns a new reference or null
+    // with an exception set.
+    unsafe { Bound::from_owned_ptr_or_err(class.py(), alloc(class.as_type_ptr(), 0)) }
 }
 
 /// Sets an attribute past the class's `__setattr__` (pydantic-core's `force_setattr`).
