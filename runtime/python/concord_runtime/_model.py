@@ -18,6 +18,7 @@ from concord_runtime.unions import items_at_end, without_tags
 __all__ = ["Int64", "Model", "NotNull", "OpenEnum", "RecordError", "RootModel"]
 
 T = TypeVar("T")
+R = TypeVar("R", bound="_Record")
 
 
 def _refuse_null(value: Any) -> Any:
@@ -187,6 +188,32 @@ def _record_type(cls: type) -> _core.RecordType | None:
     return cast("_core.RecordType | None", record_type)
 
 
+# What every `from_json` looks up by its class, once: the type's one-pass reader (None: pydantic's
+# path reads it) and whether each read also runs the assertion engine (`ASSERTED`, as the class
+# has it at its first read). An attribute of a pydantic class costs ~70 ns to look up (its
+# metaclass's `__getattr__` hook), a tenth of the core's read of a small record.
+_READS: dict[type, tuple[_core.RecordType | None, bool]] = {}
+
+
+def _read_json(cls: type[R], data: bytes | str, max_bytes: int) -> R:
+    """``from_json``: the record, read under the strict profile, then its schema (and the
+    assertion engine's check, when its entry needs one), by the one-pass reader, else pydantic.
+    No class attribute is looked up where the reader reads the record and no engine runs."""
+    found = _READS.get(cls)
+    if found is None:
+        found = _READS[cls] = (_record_type(cls), bool(cls.ASSERTED))
+    reader, asserted = found
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    # Raises JsonError as strict.check does; None: pydantic's path decides.
+    record: R | None = None if reader is None else reader.read(data, max_bytes)
+    if record is None:
+        record = cls._read_left_to_pydantic(data, max_bytes, reader is not None)
+    if asserted:
+        cls._assert(data)
+    return record
+
+
 def _input_order(location: tuple[int | str, ...], data: Any) -> list[int]:
     """Where serde meets a problem at ``location`` as it reads the input: a value's
     own problem (a wrong type, a bound, a check on the whole) once it has read the
@@ -331,31 +358,23 @@ class _Record:
         return None
 
     @classmethod
-    def _read_json(cls, data: bytes | str, max_bytes: int) -> Self:
-        """The record, read under the strict profile, then its schema (and the assertion
-        engine's check, when its entry needs one): by the one-pass reader, else pydantic."""
-        if isinstance(data, str):
-            data = data.encode("utf-8", "surrogatepass")
-        reader = _RECORD_TYPES.get(cls, _UNKNOWN)  # inline: every read's path
-        if reader is _UNKNOWN:
-            reader = _record_type(cls)
-        record: Any = None
-        if reader is not None:
-            # Raises JsonError as strict.check does; None: pydantic's path decides.
-            record = reader.read(data, max_bytes)
-        if record is None:
-            if reader is None:
-                strict.check(data, max_bytes=max_bytes)
-            try:
-                record = cls._read_by_pydantic(data)
-            except pydantic.ValidationError as error:
-                schema = cast(type[pydantic.BaseModel], cls).__pydantic_core_schema__
-                raise _record_error(error, data, schema) from None
-        if cls.ASSERTED:
-            note = cls.SCHEMA.first_note_json(data)
-            if note is not None:
-                raise RecordError(note.pointer, f"{note.message} (schema {note.schema_path})")
-        return cast(Self, record)
+    def _read_left_to_pydantic(cls, data: bytes, max_bytes: int, checked: bool) -> Self:
+        """pydantic's path of ``from_json``, where the one-pass reader leaves the input (or the
+        type has none: then the strict check first, unless ``checked``)."""
+        if not checked:
+            strict.check(data, max_bytes=max_bytes)
+        try:
+            return cls._read_by_pydantic(data)
+        except pydantic.ValidationError as error:
+            schema = cast(type[pydantic.BaseModel], cls).__pydantic_core_schema__
+            raise _record_error(error, data, schema) from None
+
+    @classmethod
+    def _assert(cls, data: bytes) -> None:
+        """The assertion engine's check of ``data`` against ``SCHEMA``: raises its first note."""
+        note = cls.SCHEMA.first_note_json(data)
+        if note is not None:
+            raise RecordError(note.pointer, f"{note.message} (schema {note.schema_path})")
 
     @classmethod
     def read_jsonl(cls, stream: IO[bytes], *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> batch.ReadOutcome[Self]:
@@ -473,7 +492,7 @@ class Model(_Record, pydantic.BaseModel):
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile (raises :class:`concord_runtime.JsonError`)
         and refuses anything its schema refuses (raises :class:`RecordError`)."""
-        return cls._read_json(data, max_bytes)
+        return _read_json(cls, data, max_bytes)
 
 
 class RootModel(_Record, pydantic.RootModel[T], Generic[T]):
@@ -495,7 +514,7 @@ class RootModel(_Record, pydantic.RootModel[T], Generic[T]):
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
         """Reads a record under the strict profile, as :meth:`Model.from_json`."""
-        return cls._read_json(data, max_bytes)
+        return _read_json(cls, data, max_bytes)
 
 
 # What the annotations declared for type checkers only would have told pydantic: these

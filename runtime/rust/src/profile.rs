@@ -33,9 +33,14 @@ mod text;
 mod tests;
 
 pub use limits::{DEFAULT_MAX_BYTES, MAX_DEPTH, MAX_SAFE_INTEGER};
-pub(crate) use number::{float, float_literal, float_value, integer, literal, number, verdict, Number, NON_FINITE};
+pub(crate) use number::{float, float_literal, float_value, integer, verdict, NON_FINITE};
+// For the Python core's one-pass reader, which applies the profile as it builds models.
+#[doc(hidden)]
+pub use number::{literal, number, Literal, Number};
 pub use refusal::{duplicate_key_in_type, ErrorKind, Refusal};
-pub(crate) use string::{escape, not_plain, CONTROL, PLAIN, QUOTE, STRING};
+#[doc(hidden)]
+pub use string::{escape, not_plain, PLAIN, STRING};
+pub(crate) use string::{CONTROL, QUOTE};
 pub(crate) use text::prefix;
 pub use text::write_string_bytes;
 
@@ -54,8 +59,9 @@ pub fn nest(open: usize) -> Result<usize, Refusal> {
 /// grammar: at most `max_bytes` (refused at that offset), no byte order
 /// mark (at 0), UTF-8 throughout (at the first invalid byte). The text,
 /// or the refusal and its offset.
+#[doc(hidden)]
 #[inline]
-pub(crate) fn input(bytes: &[u8], max_bytes: usize) -> Result<&str, (Refusal, usize)> {
+pub fn input(bytes: &[u8], max_bytes: usize) -> Result<&str, (Refusal, usize)> {
     if bytes.len() > max_bytes {
         return Err((Refusal::TooLarge { size: bytes.len(), limit: max_bytes }, max_bytes));
     }

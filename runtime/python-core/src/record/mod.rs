@@ -17,7 +17,7 @@ pub use plan::Plan;
 
 use concord_runtime::pattern::Patterns;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyString, PyType};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -149,6 +149,8 @@ enum ValueCheck {
 
 struct ModelNode {
     class: Py<PyType>,
+    /// The class's `tp_alloc` where its `tp_new` is `object.__new__` (see [`read`]'s `allocate`).
+    alloc: Option<pyo3::ffi::allocfunc>,
     fields: Vec<Field>,
     extra: Extra,
     /// A versioned envelope: its version property and the versions read.
@@ -157,6 +159,9 @@ struct ModelNode {
     extras: Option<usize>,
     /// The fields by key, for a model with many.
     index: Option<HashMap<String, usize, BuildHasherDefault<Fnv>>>,
+    /// Each field's Python name and its default (`None` for a required field, which a
+    /// record must have read): what the reader copies into `__dict__` before the values read.
+    defaults: Py<PyDict>,
 }
 
 struct Field {
@@ -193,8 +198,8 @@ impl RecordType {
         RecordType::from_plan(py, module, name, load)
     }
 
-    /// The record read from `data` (checked under the strict profile first:
-    /// raises `JsonError`), or `None` where pydantic's path must decide.
+    /// The record read from `data` under the strict profile (a refusal:
+    /// raises `JsonError`, the strict check's), or `None` where pydantic's path must decide.
     fn read<'py>(&self, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
         read::read(self, py, data, max_bytes)
     }

@@ -9,7 +9,7 @@ use concord_runtime::pattern::Patterns;
 use concord_runtime::IndexMap;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::{PyDict, PyString, PyType};
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -348,7 +348,16 @@ impl<'py> Builder<'py> {
             }
         };
         let index = (fields.len() > 8).then(|| fields.iter().enumerate().map(|(at, field)| (field.key.clone(), at)).collect());
-        Ok(Node::Model(Box::new(ModelNode { class, fields, extra, version, extras, index })))
+        let defaults = PyDict::new(self.py);
+        for field in &fields {
+            defaults.set_item(
+                field.name.bind(self.py),
+                field.default.as_ref().map_or_else(|| self.py.None().into_bound(self.py), |default| default.bind(self.py).clone()),
+            )?;
+        }
+        let defaults = defaults.unbind();
+        let alloc = super::read::object_alloc(class.bind(self.py));
+        Ok(Node::Model(Box::new(ModelNode { class, alloc, fields, extra, version, extras, index, defaults })))
     }
 
     fn value(&mut self, module: &str, value: &Value) -> PyResult<usize> {

@@ -2,20 +2,28 @@
 //! `validators/model.rs` builds them (the instance made by the type's
 //! `tp_new`, then `__dict__`, `__pydantic_extra__`, `__pydantic_private__`
 //! and `__pydantic_fields_set__` set directly), so `from_json` need not check
-//! the bytes and then have pydantic parse them a second time. The input is
-//! checked under the strict profile first, so the parser below meets only
-//! well-formed JSON: no duplicate keys, no lone surrogates, safe integers,
-//! finite numbers.
+//! the bytes and then have pydantic parse them a second time. The parser
+//! applies the strict profile as it reads, with the profile's own rules
+//! (`concord_runtime::profile`: the input's size, byte order mark and UTF-8
+//! first, then strings, escapes, numbers, nesting and duplicate keys where
+//! they stand; a value it drops goes through `concord_runtime::scan`), so no
+//! pass checks the bytes before it. On any refusal the strict check reads the
+//! input again and names the profile's problem, if there is one; else
+//! pydantic's path decides, as for any type refusal.
 
 use super::{Extra, Fnv, ModelNode, Node, RecordType, ValueCheck};
 use crate::json_error;
+use concord_runtime::profile::{self, Number};
 use concord_runtime::strict::{self, Limits};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySet, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyList, PySet, PyString, PyTuple, PyType};
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::hash::Hasher;
 
 /// A refusal, or an error a check raised: either way pydantic's path decides.
@@ -40,20 +48,60 @@ impl From<PyErr> for Refused {
 const DETACHED: usize = 64 * 1024;
 
 pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_bytes: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    // The rules on the input as a whole: its size, no byte order mark, UTF-8 throughout.
+    if profile::input(data, max_bytes).is_ok() {
+        // The type's string cache, kept from read to read; a read while another holds it (a check
+        // of the user's that reads a record, another thread while a check runs) keeps its own.
+        let mut own = Keys::default();
+        let mut shared = record.keys.try_lock().ok();
+        let keys = match shared.as_deref_mut() {
+            Some(keys) => keys,
+            None => &mut own,
+        };
+        let mut parser = Parser { input: data, pos: 0, depth: 0, slots: Vec::new(), py, keys };
+        parser.ws();
+        if let Ok(value) = parser.value(record, record.root) {
+            if parser.pos == data.len() {
+                return Ok(Some(value));
+            }
+        }
+    }
+    // Refused, by the profile or by the type: the strict check names the profile's problem, if any.
     let limits = Limits { max_bytes };
     let checked = if data.len() >= DETACHED { py.detach(|| strict::check_with(data, limits)) } else { strict::check_with(data, limits) };
     checked.map_err(|error| json_error(py, error))?;
-    // The type's string cache, kept from read to read; a read while another holds it (a check
-    // of the user's that reads a record, another thread while a check runs) keeps its own.
-    let mut own = Keys::default();
-    let mut shared = record.keys.try_lock().ok();
-    let keys = match shared.as_deref_mut() {
-        Some(keys) => keys,
-        None => &mut own,
-    };
-    let mut parser = Parser { input: data, pos: 0, py, keys };
-    parser.ws();
-    Ok(parser.value(record, record.root).ok())
+    Ok(None)
+}
+
+/// The keys met in one object that no field of its model reads, to refuse one met twice
+/// (a field's own key is refused twice by its slot).
+#[derive(Default)]
+struct Unknown<'a> {
+    list: Vec<Cow<'a, str>>,
+    set: HashSet<Cow<'a, str>>,
+}
+
+impl<'a> Unknown<'a> {
+    /// Past this many keys, they go into a hash set.
+    const LINEAR: usize = 16;
+
+    fn insert(&mut self, key: Cow<'a, str>) -> Read<()> {
+        if self.list.len() < Self::LINEAR {
+            if self.list.contains(&key) {
+                return Err(Refused);
+            }
+            self.list.push(key);
+            return Ok(());
+        }
+        if self.set.is_empty() {
+            self.set.extend(self.list.iter().cloned());
+        }
+        if self.set.insert(key) {
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
 }
 
 /// Short strings (object keys, and the values `any` reads) made into Python
@@ -62,6 +110,9 @@ pub(super) fn read<'py>(record: &RecordType, py: Python<'py>, data: &[u8], max_b
 #[derive(Default)]
 pub(super) struct Keys {
     slots: Vec<Option<Cached>>,
+    /// The names of the fields read, as a frozenset (`__pydantic_fields_set__` is a copy):
+    /// by the model (its address) and which of its fields were read, a bit each.
+    sets: HashMap<(usize, u64), Py<PyFrozenSet>, BuildHasherDefault<Fnv>>,
 }
 
 /// A string's bytes as they stand in the input, and the Python string made of them.
@@ -89,11 +140,30 @@ impl Keys {
         *slot = Some((raw.into(), string.clone().unbind()));
         string
     }
+
+    /// The names of `model`'s fields whose bit is set in `read`.
+    fn fields_set<'py>(&mut self, py: Python<'py>, model: &ModelNode, read: u64) -> PyResult<Bound<'py, PyFrozenSet>> {
+        let key = (std::ptr::from_ref(model) as usize, read);
+        if let Some(names) = self.sets.get(&key) {
+            return Ok(names.bind(py).clone());
+        }
+        // Each model reads few sets of fields; an input that reads many keeps the table small.
+        if self.sets.len() >= 4096 {
+            self.sets.clear();
+        }
+        let names = PyFrozenSet::new(py, model.fields.iter().enumerate().filter(|(at, _)| read >> at & 1 == 1).map(|(_, field)| field.name.bind(py)))?;
+        self.sets.insert(key, names.clone().unbind());
+        Ok(names)
+    }
 }
 
 struct Parser<'a, 'py, 'k> {
     input: &'a [u8],
     pos: usize,
+    /// How many arrays and objects are open around the cursor.
+    depth: usize,
+    /// Buffers for the values of a model's fields, kept from model to model.
+    slots: Vec<Vec<Option<Bound<'py, PyAny>>>>,
     py: Python<'py>,
     keys: &'k mut Keys,
 }
@@ -137,17 +207,15 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
         }
     }
 
-    /// The string at the cursor (its quote), unescaped, and its raw bytes.
+    /// The string at the cursor (its quote), unescaped, and its raw bytes; a control
+    /// character, a bad escape or a lone surrogate is refused (the profile's string rules).
     fn string(&mut self) -> Read<(Cow<'a, str>, &'a [u8])> {
         let input = self.input;
         if self.peek() != b'"' {
             return Err(Refused);
         }
         let start = self.pos + 1;
-        let mut pos = start;
-        while pos < input.len() && input[pos] != b'"' && input[pos] != b'\\' {
-            pos += 1;
-        }
+        let mut pos = plain(input, start);
         if input.get(pos) == Some(&b'"') {
             self.pos = pos + 1;
             let raw = &input[start..pos];
@@ -158,63 +226,28 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
             match input.get(pos) {
                 Some(b'"') => break,
                 Some(b'\\') => {
-                    let escaped = *input.get(pos + 1).ok_or(Refused)?;
-                    pos += 2;
-                    match escaped {
-                        b'"' => unescaped.push('"'),
-                        b'\\' => unescaped.push('\\'),
-                        b'/' => unescaped.push('/'),
-                        b'b' => unescaped.push('\u{8}'),
-                        b'f' => unescaped.push('\u{c}'),
-                        b'n' => unescaped.push('\n'),
-                        b'r' => unescaped.push('\r'),
-                        b't' => unescaped.push('\t'),
-                        b'u' => {
-                            let high = hex4(input, pos)?;
-                            pos += 4;
-                            let code = if (0xD800..0xDC00).contains(&high) && input.get(pos..pos + 2) == Some(b"\\u") {
-                                let low = hex4(input, pos + 2)?;
-                                pos += 6;
-                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                            } else {
-                                high
-                            };
-                            unescaped.push(char::from_u32(code).ok_or(Refused)?);
-                        }
-                        _ => return Err(Refused),
-                    }
-                }
-                Some(_) => {
+                    let (character, next) = profile::escape(input, pos).map_err(|_| Refused)?;
+                    unescaped.push(character);
+                    pos = next;
                     let run = pos;
-                    while pos < input.len() && input[pos] != b'"' && input[pos] != b'\\' {
-                        pos += 1;
-                    }
+                    pos = plain(input, pos);
                     unescaped.push_str(text(&input[run..pos])?);
                 }
-                None => return Err(Refused),
+                // A control character, or the end of the input.
+                _ => return Err(Refused),
             }
         }
         self.pos = pos + 1;
         Ok((Cow::Owned(unescaped), &input[start..pos]))
     }
 
-    /// The number token at the cursor, and whether it is an integer (no fraction, no exponent).
-    fn number(&mut self) -> Read<(&'a str, bool)> {
-        let input = self.input;
-        let start = self.pos;
-        let mut integer = true;
-        while let Some(&byte) = input.get(self.pos) {
-            match byte {
-                b'0'..=b'9' | b'-' | b'+' => {}
-                b'.' | b'e' | b'E' => integer = false,
-                _ => break,
-            }
-            self.pos += 1;
-        }
-        if self.pos == start {
-            return Err(Refused);
-        }
-        Ok((text(&input[start..self.pos])?, integer))
+    /// The number at the cursor, as the profile reads it (an integer within ±(2^53-1), a
+    /// finite float, neither negative zero).
+    fn number(&mut self) -> Read<Number> {
+        let literal = profile::literal(self.input, self.pos).ok_or(Refused)?;
+        self.pos = literal.end;
+        // The literal is ASCII, within the input, which is UTF-8.
+        profile::number(text(&self.input[..literal.end])?, &literal).map_err(|_| Refused)
     }
 
     /// Past the literal `word` (`true`, `false`, `null`).
@@ -230,18 +263,22 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
     /// (unescaped, and its bytes as they stand) with the cursor at the value,
     /// and reads past the value. The cursor ends past the object and its whitespace.
     fn object(&mut self, mut each: impl FnMut(&mut Self, Cow<'a, str>, &'a [u8]) -> Read<()>) -> Read<()> {
+        // Even an empty one counts towards the depth.
+        profile::nest(self.depth).map_err(|_| Refused)?;
         self.expect(b'{')?;
         if self.peek() == b'}' {
             self.pos += 1;
             self.ws();
             return Ok(());
         }
+        self.depth += 1;
         loop {
             let (key, raw) = self.string()?;
             self.ws();
             self.expect(b':')?;
             each(self, key, raw)?;
             if !self.more(b'}')? {
+                self.depth -= 1;
                 return Ok(());
             }
         }
@@ -249,35 +286,28 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
 
     /// Reads the array at the cursor item by item, as [`Parser::object`] reads members.
     fn array(&mut self, mut each: impl FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        // Even an empty one counts towards the depth.
+        profile::nest(self.depth).map_err(|_| Refused)?;
         self.expect(b'[')?;
         if self.peek() == b']' {
             self.pos += 1;
             self.ws();
             return Ok(());
         }
+        self.depth += 1;
         loop {
             each(self)?;
             if !self.more(b']')? {
+                self.depth -= 1;
                 return Ok(());
             }
         }
     }
 
-    /// Past the value at the cursor, unread.
+    /// Past the value at the cursor and its whitespace, unread: the strict profile's fast
+    /// check scans it, and refuses what it is not certain of.
     fn skip(&mut self) -> Read<()> {
-        match self.peek() {
-            b'"' => {
-                self.string()?;
-            }
-            b'{' => self.object(|parser, _, _| parser.skip())?,
-            b'[' => self.array(Self::skip)?,
-            b't' => self.word(b"true")?,
-            b'f' => self.word(b"false")?,
-            b'n' => self.word(b"null")?,
-            _ => {
-                self.number()?;
-            }
-        }
+        self.pos = concord_runtime::scan::value(self.input, self.pos, self.depth).ok_or(Refused)?;
         Ok(())
     }
 
@@ -334,7 +364,13 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 let dict = PyDict::new(py);
                 self.object(|parser, key, raw| {
                     let key = parser.keys.get(py, raw, &key);
-                    Ok(dict.set_item(key, parser.any()?)?)
+                    let before = dict.len();
+                    dict.set_item(key, parser.any()?)?;
+                    // A key met twice.
+                    if dict.len() == before {
+                        return Err(Refused);
+                    }
+                    Ok(())
                 })?;
                 return Ok(dict.into_any());
             }
@@ -358,14 +394,10 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 self.word(b"null")?;
                 py.None().into_bound(py)
             }
-            _ => {
-                let (token, integer) = self.number()?;
-                if integer {
-                    token.parse::<i64>().map_err(|_| Refused)?.into_pyobject(py)?.into_any()
-                } else {
-                    PyFloat::new(py, token.parse::<f64>().map_err(|_| Refused)?).into_any()
-                }
-            }
+            _ => match self.number()? {
+                Number::Integer(value) => value.into_pyobject(py)?.into_any(),
+                Number::Float(value) => PyFloat::new(py, value).into_any(),
+            },
         };
         self.ws();
         Ok(value)
@@ -391,15 +423,20 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 PyString::new(py, &text).into_any()
             }
             Node::Int { min, max, multiple } => {
-                let (token, integer) = self.number()?;
-                let value: i64 = if integer { token.parse().map_err(|_| Refused)? } else { return Err(Refused) };
+                let Number::Integer(value) = self.number()? else {
+                    return Err(Refused);
+                };
                 if value < *min || value > *max || multiple.is_some_and(|multiple| value % multiple != 0) {
                     return Err(Refused);
                 }
                 value.into_pyobject(py)?.into_any()
             }
             Node::Float { ge, le, gt, lt } => {
-                let value: f64 = self.number()?.0.parse().map_err(|_| Refused)?;
+                let value = match self.number()? {
+                    // Exact: the profile's integers are safe.
+                    Number::Integer(value) => value as f64,
+                    Number::Float(value) => value,
+                };
                 if ge.is_some_and(|ge| value < ge) || le.is_some_and(|le| value > le) || gt.is_some_and(|gt| value <= gt) || lt.is_some_and(|lt| value >= lt) {
                     return Err(Refused);
                 }
@@ -475,7 +512,13 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 let dict = PyDict::new(py);
                 self.object(|parser, key, raw| {
                     let key = parser.keys.get(py, raw, &key);
-                    Ok(dict.set_item(key, parser.value(reader, *values)?)?)
+                    let before = dict.len();
+                    dict.set_item(key, parser.value(reader, *values)?)?;
+                    // A key met twice.
+                    if dict.len() == before {
+                        return Err(Refused);
+                    }
+                    Ok(())
                 })?;
                 if min.is_some_and(|min| dict.len() < min) || max.is_some_and(|max| dict.len() > max) {
                     return Err(Refused);
@@ -501,7 +544,7 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                     b'{' => "object",
                     _ => {
                         let start = self.pos;
-                        let (_, integer) = self.number()?;
+                        let integer = matches!(self.number()?, Number::Integer(_));
                         self.pos = start;
                         if integer && choices.iter().any(|(key, _)| key == "integer") {
                             "integer"
@@ -528,9 +571,12 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
 
     fn model(&mut self, reader: &RecordType, model: &ModelNode) -> Read<Bound<'py, PyAny>> {
         let py = self.py;
-        let mut slots: Vec<Option<Bound<'py, PyAny>>> = vec![None; model.fields.len()];
+        // The values read, by field: a buffer of the parser's, kept for the next model.
+        let mut slots = self.slots.pop().unwrap_or_default();
+        slots.resize(model.fields.len(), None);
         let extra = matches!(model.extra, Extra::Allow | Extra::Matching(_)).then(|| PyDict::new(py));
         let mut extra_keys: Vec<Bound<'py, PyString>> = Vec::new();
+        let mut unknown = Unknown::default();
         // Properties usually come in the order the schema lists them.
         let mut next = 0;
         let count = model.fields.len();
@@ -544,10 +590,14 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 (0..count).map(|offset| (next + offset) % count).find(|&at| model.fields[at].key == key)
             };
             if let Some(at) = found {
+                if slots[at].is_some() {
+                    return Err(Refused); // a key met twice
+                }
                 slots[at] = Some(parser.value(reader, model.fields[at].node)?);
                 next = at + 1;
                 return Ok(());
             }
+            unknown.insert(key.clone())?;
             match &extra {
                 // A key no pattern matches is dropped, as at every default-policy type.
                 Some(_) if matches!(&model.extra, Extra::Matching(patterns) if !patterns.any_match(&key)) => parser.skip(),
@@ -572,54 +622,98 @@ impl<'a, 'py> Parser<'a, 'py, '_> {
                 }
             }
         }
-        let read: Vec<bool> = slots.iter().map(Option::is_some).collect();
-        let dict = PyDict::new(py);
-        let mut set_names: Vec<Bound<'py, PyString>> = Vec::with_capacity(slots.len() + extra_keys.len());
-        for (field, slot) in model.fields.iter().zip(slots) {
-            let name = field.name.bind(py);
+        // `__dict__`: a copy of the model's dict of defaults (no key hashed, no table grown),
+        // then each value read in its place.
+        let dict = model.defaults.bind(py).copy()?;
+        // Which fields were read, a bit each.
+        let (mut one, mut many) = ([0u64; 1], Vec::new());
+        let read: &mut [u64] = if model.fields.len() <= 64 {
+            &mut one
+        } else {
+            many.resize(model.fields.len().div_ceil(64), 0);
+            &mut many
+        };
+        for (at, (field, slot)) in model.fields.iter().zip(slots.drain(..)).enumerate() {
             match slot {
                 Some(value) => {
-                    dict.set_item(name, value)?;
-                    set_names.push(name.clone());
+                    dict.set_item(field.name.bind(py), value)?;
+                    read[at / 64] |= 1 << (at % 64);
                 }
-                None => dict.set_item(name, field.default.as_ref().ok_or(Refused)?.bind(py))?,
+                None if field.default.is_none() => return Err(Refused),
+                None => {}
             }
         }
+        self.slots.push(slots);
+        let fields_set = if model.fields.len() <= 64 {
+            // The names of the fields read, a set copied whole from the one kept for them.
+            let names = self.keys.fields_set(py, model, read[0])?;
+            // SAFETY: `names` is a live frozenset; `PySet_New` returns a new reference or null with an exception set.
+            unsafe { Bound::from_owned_ptr_or_err(py, ffi::PySet_New(names.as_ptr()))?.cast_into::<PySet>().map_err(PyErr::from)? }
+        } else {
+            let fields_set = PySet::empty(py)?;
+            for (at, field) in model.fields.iter().enumerate() {
+                if was_read(read, at) {
+                    fields_set.add(field.name.bind(py))?;
+                }
+            }
+            fields_set
+        };
         // A kept key spelled like a renamed field's Python name: pydantic counts it as setting
         // that field too (its issue 7700), and `_model._unmark_unread` takes that back when the
         // field's own JSON name was not read. The set is the one that leaves.
         for key in extra_keys {
             let text = key.to_str()?;
-            let unread = model.fields.iter().zip(&read).any(|(field, &was)| !was && field.renamed.as_deref() == Some(text));
+            let unread = model.fields.iter().enumerate().any(|(at, field)| field.renamed.as_deref() == Some(text) && !was_read(read, at));
             if !unread {
-                set_names.push(key);
+                fields_set.add(key)?;
             }
         }
-        let instance = new_instance(model.class.bind(py))?;
+        let instance = match model.alloc {
+            Some(alloc) => allocate(model.class.bind(py), alloc)?,
+            None => new_instance(model.class.bind(py))?,
+        };
         set(&instance, intern!(py, "__dict__"), &dict)?;
         match extra {
             Some(extra) => set(&instance, intern!(py, "__pydantic_extra__"), &extra)?,
             None => set(&instance, intern!(py, "__pydantic_extra__"), &py.None().into_bound(py))?,
         }
         set(&instance, intern!(py, "__pydantic_private__"), &py.None().into_bound(py))?;
-        set(&instance, intern!(py, "__pydantic_fields_set__"), &PySet::new(py, set_names)?.into_any())?;
+        set(&instance, intern!(py, "__pydantic_fields_set__"), fields_set.as_any())?;
         Ok(instance)
     }
 }
 
-/// The text of bytes inside the input, which the strict check has read as UTF-8 whole.
+/// Whether bit `at` of `read` is set.
+fn was_read(read: &[u64], at: usize) -> bool {
+    read[at / 64] >> (at % 64) & 1 == 1
+}
+
+/// The text of bytes inside the input, which `read` has checked as UTF-8 whole.
 fn text(bytes: &[u8]) -> Read<&str> {
     // A run between quotes and escapes starts and ends at ASCII bytes, so it is UTF-8 too;
     // checking again costs a tenth of the read.
     debug_assert!(std::str::from_utf8(bytes).is_ok());
-    // SAFETY: the whole input passed `strict::check_with` (UTF-8 first of all), and `bytes`
-    // is a run of it cut at ASCII bytes.
+    // SAFETY: the whole input passed `profile::input` (UTF-8 throughout) before the parser
+    // ran, and `bytes` is a run of it cut at ASCII bytes.
     Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
-fn hex4(input: &[u8], pos: usize) -> Read<u32> {
-    let digits = input.get(pos..pos + 4).ok_or(Refused)?;
-    u32::from_str_radix(std::str::from_utf8(digits).map_err(|_| Refused)?, 16).map_err(|_| Refused)
+/// Where the run of bytes a string holds as they are, from `pos`, ends: at a quote, a
+/// backslash, a control character or the end of the input (eight bytes at a time, as the
+/// strict check scans).
+#[inline]
+fn plain(input: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = input.get(pos..pos + 8) {
+        let mask = profile::not_plain(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if mask != 0 {
+            return pos + (mask.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while input.get(pos).is_some_and(|&byte| profile::STRING[byte as usize] == profile::PLAIN) {
+        pos += 1;
+    }
+    pos
 }
 
 /// An instance of `class` made by its `tp_new` with no arguments, `__init__` not run
@@ -637,6 +731,35 @@ fn new_instance<'py>(class: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> 
         let new: ffi::newfunc = std::mem::transmute::<*mut std::ffi::c_void, ffi::newfunc>(slot);
         Bound::from_owned_ptr_or_err(py, new(class.as_type_ptr(), arguments.as_ptr(), std::ptr::null_mut()))
     }
+}
+
+/// `class`'s `tp_alloc`, where its `tp_new` is `object.__new__`: [`allocate`] may then make
+/// its instances. `None` where the class has a `__new__` of its own, which must run.
+pub(super) fn object_alloc(class: &Bound<'_, PyType>) -> Option<ffi::allocfunc> {
+    // SAFETY: live type objects (`object` is static, which `PyType_GetSlot` takes since 3.10);
+    // `Py_tp_new` is a `newfunc` or null, `Py_tp_alloc` an `allocfunc` or null.
+    unsafe {
+        let object = std::ptr::addr_of_mut!(ffi::PyBaseObject_Type);
+        let new = ffi::PyType_GetSlot(class.as_type_ptr(), ffi::Py_tp_new);
+        let alloc = ffi::PyType_GetSlot(class.as_type_ptr(), ffi::Py_tp_alloc);
+        // `object.__new__` refuses an abstract class: so does the reader, by leaving it to `tp_new`.
+        let abstract_ = ffi::PyType_GetFlags(class.as_type_ptr()) & ffi::Py_TPFLAGS_IS_ABSTRACT != 0;
+        if abstract_ || new.is_null() || alloc.is_null() || new != ffi::PyType_GetSlot(object, ffi::Py_tp_new) {
+            return None;
+        }
+        Some(std::mem::transmute::<*mut std::ffi::c_void, ffi::allocfunc>(alloc))
+    }
+}
+
+/// An instance of `class` (whose `tp_new` is `object.__new__`) made by its `tp_alloc`, as
+/// `object.__new__` makes it but for the instance dictionary it prepares (on 3.11, the
+/// instance's inline values): the reader sets `__dict__` at once, and Python made that
+/// dictionary from the values only to free it, three allocations an instance for nothing
+/// (pydantic-core's `create_class` pays them).
+fn allocate<'py>(class: &Bound<'py, PyType>, alloc: ffi::allocfunc) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `alloc` is the live type's own `tp_alloc`; it returns a new reference or null
+    // with an exception set.
+    unsafe { Bound::from_owned_ptr_or_err(class.py(), alloc(class.as_type_ptr(), 0)) }
 }
 
 /// Sets an attribute past the class's `__setattr__` (pydantic-core's `force_setattr`).

@@ -19,7 +19,7 @@ pub(crate) const NON_FINITE: [&[u8]; 3] = [b"NaN", b"Infinity", b"-Infinity"];
 /// JSON number, a fraction or an exponent taken only when digits follow (as
 /// a regular expression would), so `1.` is the number `1` and a `.` after it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Literal {
+pub struct Literal {
     /// Where it starts (its `-`, or its first digit) and ends.
     pub start: usize,
     pub end: usize,
@@ -58,7 +58,7 @@ impl Literal {
 /// The literal starting at `start` (a `-` or a digit); `None` when no digit
 /// follows the `-` ([`Refusal::InvalidNumber`]).
 #[inline]
-pub(crate) fn literal(bytes: &[u8], start: usize) -> Option<Literal> {
+pub fn literal(bytes: &[u8], start: usize) -> Option<Literal> {
     let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
     let digits_from = |mut at: usize| {
         while digit_at(at) {
@@ -90,7 +90,7 @@ pub(crate) fn literal(bytes: &[u8], start: usize) -> Option<Literal> {
 
 /// A number the profile takes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Number {
+pub enum Number {
     Integer(i64),
     Float(f64),
 }
@@ -99,7 +99,7 @@ pub(crate) enum Number {
 /// Always inlined: integers, the common case, are decided where they are
 /// read.
 #[inline(always)]
-pub(crate) fn number(input: &str, literal: &Literal) -> Result<Number, Refusal> {
+pub fn number(input: &str, literal: &Literal) -> Result<Number, Refusal> {
     if literal.integer() {
         return integer(literal.negative, literal.digits(input.as_bytes())).map(Number::Integer);
     }

@@ -9,7 +9,7 @@
 use super::refusal::Refusal;
 
 /// A byte a string holds as it is.
-pub(crate) const PLAIN: u8 = 0;
+pub const PLAIN: u8 = 0;
 /// `"`, which ends the string.
 pub(crate) const QUOTE: u8 = 1;
 /// `\`, which starts an escape.
@@ -18,7 +18,7 @@ pub(crate) const BACKSLASH: u8 = 2;
 pub(crate) const CONTROL: u8 = 3;
 
 /// What each byte is inside a string.
-pub(crate) const STRING: [u8; 256] = {
+pub const STRING: [u8; 256] = {
     let mut table = [PLAIN; 256];
     let mut byte = 0;
     while byte < 0x20 {
@@ -36,7 +36,7 @@ pub(crate) const STRING: [u8; 256] = {
 /// `trailing_zeros() / 8` is the first such byte; bits above it may be
 /// spurious. Tests check it against the table.
 #[inline]
-pub(crate) fn not_plain(word: u64) -> u64 {
+pub fn not_plain(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let quote = word ^ (ONES * b'"' as u64);
@@ -50,7 +50,7 @@ pub(crate) fn not_plain(word: u64) -> u64 {
 /// surrogate, are always characters: the replacement character is never
 /// used, only spares the fast check a panic path.)
 #[inline]
-pub(crate) fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refusal> {
+pub fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refusal> {
     let short = match bytes.get(at + 1) {
         Some(b'u') => {
             let unit = hex(bytes, at + 2).ok_or(Refusal::InvalidEscape)?;
