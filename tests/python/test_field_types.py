@@ -54,13 +54,13 @@ INNERS: list[tuple[Any, Any]] = [
 ]
 
 
-def _shown(annotation: Any) -> str:
+def _shown(annotation: Any, default: Any = None, base: type[pydantic.BaseModel] = pydantic.BaseModel) -> str:
     """The core schema of a model holding one field of ``annotation``, as text without the
     parts that name the model itself."""
 
-    class Holder(pydantic.BaseModel):
+    class Holder(base):  # type: ignore[valid-type,misc]
         model_config = pydantic.ConfigDict(strict=True)
-        field: annotation = None
+        field: annotation = default
 
     text = repr(Holder.__pydantic_core_schema__["schema"]["fields"])
     return re.sub(r":\d+", ":N", text)
@@ -70,6 +70,56 @@ def _shown(annotation: Any) -> str:
 def test_not_null_is_the_annotated_union_with_a_refusal_of_null(inner: Any, plain: Any) -> None:
     expected = Annotated[plain | None, pydantic.BeforeValidator(_model._refuse_null)]
     assert _shown(NOT_NULL[inner]) == _shown(expected)
+
+
+@pytest.mark.parametrize(("inner", "plain"), INNERS, ids=lambda value: repr(value)[:40])
+def test_a_models_not_null_field_is_the_annotated_union_with_a_refusal_of_null(inner: Any, plain: Any) -> None:
+    expected = Annotated[plain | None, pydantic.BeforeValidator(_model._refuse_null)]
+    # A generated record's base builds the field as `X`, then puts the refusal around it.
+    assert _shown(NOT_NULL[inner], base=Model) == _shown(expected, base=Model)
+    renamed = pydantic.Field(default=None, alias="other")
+    assert _shown(NOT_NULL[inner], renamed, Model) == _shown(expected, renamed, Model)
+
+
+def test_a_not_null_field_keeps_its_form_where_its_class_decorates_it_and_in_a_subclass() -> None:
+    class Parent(Model):
+        count: NOT_NULL[int] = None
+        other: NOT_NULL[str] = pydantic.Field(default=None, min_length=1)
+
+    class Child(Parent):
+        extra: NOT_NULL[bool] = None
+
+    class Decorated(Parent):
+        @pydantic.field_validator("count", mode="before")
+        @classmethod
+        def doubled(cls, value: Any) -> Any:
+            return value * 2 if isinstance(value, int) else value
+
+    # pydantic's own build of the forms: each field's schema through their protocol.
+    class Plain(pydantic.BaseModel):
+        model_config = Model.model_config
+        count: NOT_NULL[int] = None
+        other: NOT_NULL[str] = pydantic.Field(default=None, min_length=1)
+        extra: NOT_NULL[bool] = None
+
+    def shown(cls: Any, name: str) -> str:
+        return re.sub(r":\d+", ":N", repr(cls.__pydantic_core_schema__["schema"]["fields"][name]))
+
+    for cls in (Parent, Child):
+        assert [shown(cls, name) for name in ("count", "other")] == [shown(Plain, name) for name in ("count", "other")]
+    assert shown(Child, "extra") == shown(Plain, "extra")
+    for cls in (Parent, Child, Decorated):
+        assert type(cls.model_fields["count"].annotation) is NOT_NULL  # the fields keep their forms
+        for name in ("count", "other"):
+            with pytest.raises(pydantic.ValidationError, match="null is not allowed here"):
+                cls.model_validate({name: None})
+    with pytest.raises(pydantic.ValidationError, match="null is not allowed here"):
+        Child.model_validate({"extra": None})
+    assert Decorated.model_validate({"count": 2}).count == 4
+    Child.model_rebuild(force=True)
+    with pytest.raises(pydantic.ValidationError, match="null is not allowed here"):
+        Child.model_validate({"count": None})
+    assert shown(Child, "count") == shown(Plain, "count")
 
 
 @pytest.mark.parametrize(("inner", "plain"), INNERS, ids=lambda value: repr(value)[:40])
