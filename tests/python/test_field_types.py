@@ -125,6 +125,9 @@ def test_a_not_null_field_keeps_its_form_where_its_class_decorates_it_and_in_a_s
 @pytest.mark.parametrize(("inner", "plain"), INNERS, ids=lambda value: repr(value)[:40])
 def test_int64_and_open_enum_are_the_annotations_they_stand_for(inner: Any, plain: Any) -> None:
     assert _shown(inner) == _shown(plain)
+    # A generated record's base builds an `Int64` field as `int`, then gives it its schema.
+    assert _shown(inner, base=Model) == _shown(plain, base=Model)
+    assert _shown(inner, ..., Model) == _shown(plain, ..., Model)  # required
 
 
 def test_the_forms_read_as_what_they_stand_for() -> None:
@@ -133,12 +136,24 @@ def test_the_forms_read_as_what_they_stand_for() -> None:
         SCHEMA_DIGEST = "sha256:" + "0" * 64
         count: NotNull[Int64] = None
         kind: NotNull[OpenEnum[Literal["a"]]] = None
+        size: Int64 = 0
 
-    assert Record.model_validate_json(b'{"count": 3, "kind": "other"}').model_dump() == {"count": 3, "kind": "other"}
+    read = Record.model_validate_json(b'{"count": 3, "kind": "other"}')
+    assert read.model_dump() == {"count": 3, "kind": "other", "size": 0}
     with pytest.raises(pydantic.ValidationError, match="null is not allowed here"):
         Record.model_validate_json(b'{"count": null}')
     with pytest.raises(pydantic.ValidationError, match="less than or equal"):
         Record.model_validate_json(b'{"count": 9007199254740992}')
+    with pytest.raises(pydantic.ValidationError, match="greater than or equal"):
+        Record.model_validate({"size": -9007199254740992})
+    for wrong in (1.0, "7", True):
+        with pytest.raises(pydantic.ValidationError, match="valid integer"):
+            Record.model_validate({"size": wrong})
+    assert Record.model_validate({"size": 9007199254740991}).size == 9007199254740991
+    with pytest.raises(pydantic.ValidationError, match="null is not allowed here"):
+        read.count = None
+    with pytest.raises(pydantic.ValidationError, match="less than or equal"):
+        read.size = 9007199254740992
     assert repr(NOT_NULL[Int64]) == "concord_runtime.NotNull[Int64]"
     assert NOT_NULL[Int64] == NOT_NULL[Int64] and hash(NOT_NULL[str]) == hash(NOT_NULL[str])
     assert NOT_NULL[Int64] != OPEN_ENUM[Int64]

@@ -5,7 +5,7 @@ so the bases' own class variables are declared for type checkers only (``TYPE_CH
 and listed in pydantic's ``__class_vars__`` at the end of this module."""
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeAlias, TypeVar, cast
 
 import pydantic
@@ -82,7 +82,7 @@ else:
         def __get_pydantic_core_schema__(
             cls, source: Any, handler: pydantic.GetCoreSchemaHandler
         ) -> pydantic_core.CoreSchema:
-            return pydantic_core.core_schema.int_schema(strict=True, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
+            return _int64()
 
     class OpenEnum(_Form):
         """An open enum (``"x-open-enum": true``), as ``OpenEnum[Literal["a", "b"]]``: any JSON
@@ -107,6 +107,12 @@ else:
             return _not_null(handler.generate_schema(self.inner))
 
 
+def _int64(_: Any = None) -> pydantic_core.CoreSchema:
+    """What pydantic makes of `Annotated[int, Field(strict=True, ge=-MAX, le=MAX)]`, written
+    out as `int_schema` would (a new dict each time: pydantic may add to it)."""
+    return {"type": "int", "le": MAX_SAFE_INTEGER, "ge": -MAX_SAFE_INTEGER, "strict": True}
+
+
 def _not_null(schema: pydantic_core.CoreSchema) -> pydantic_core.CoreSchema:
     """What pydantic makes of `Annotated[X | None, BeforeValidator(_refuse_null)]` from the
     core schema of ``X``, written out: pydantic_core's helpers filter their arguments at
@@ -118,7 +124,22 @@ def _not_null(schema: pydantic_core.CoreSchema) -> pydantic_core.CoreSchema:
     }
 
 
-_NOT_NULL: Any = NotNull  # the form itself, not the alias type checkers read
+_NOT_NULL: Any = NotNull  # the forms themselves, not the aliases type checkers read
+_INT64: Any = Int64
+
+
+def _not_null_int64(_: Any) -> pydantic_core.CoreSchema:
+    return _not_null(_int64())
+
+
+def _plain_form(annotation: Any) -> tuple[Any, Callable[[Any], pydantic_core.CoreSchema]] | None:
+    """What ``Model`` has pydantic build for a field annotated with a form of this module
+    (``Int64``, ``NotNull[X]``), and what it makes of that schema; None for any other."""
+    if annotation is _INT64:
+        return int, _int64
+    if type(annotation) is _NOT_NULL:
+        return (int, _not_null_int64) if annotation.inner is _INT64 else (annotation.inner, _not_null)
+    return None
 
 
 def _pointer(location: tuple[int | str, ...]) -> str:
@@ -483,14 +504,15 @@ class Model(_Record, pydantic.BaseModel):
     def __get_pydantic_core_schema__(
         cls, source: type[pydantic.BaseModel], handler: pydantic.GetCoreSchemaHandler, /
     ) -> pydantic_core.CoreSchema:
-        """The model's core schema, as pydantic builds it, but for its ``NotNull[X]`` fields:
-        pydantic builds each as plain ``X``, then the schema takes the refusal around ``X``
-        (``_not_null``), the same schema at a fraction of the cost. pydantic's protocol for
-        a type that gives its own schema costs each such field a type reference, a lookup
-        and a handler, more than the refusal itself: a sixth of a large registry's import
-        (docs/performance.md). A field with a validator or a serializer of its class, or
-        with constraints, keeps its form; so does every field where pydantic rebuilds the
-        fields itself (``model_rebuild``)."""
+        """The model's core schema, as pydantic builds it, but for the fields annotated
+        ``Int64`` or ``NotNull[X]`` (``_plain_form``): pydantic builds each as plain ``int`` or
+        ``X``, then the field's schema is made what the form gives, the same schema at a
+        fraction of the cost. pydantic's protocol for a type that gives its own schema costs
+        each such field a type reference, a definitions lookup and a handler, more than the
+        schema itself (docs/performance.md). A field with a validator or a serializer of its
+        class, or with constraints, keeps its form; so does every field where pydantic
+        rebuilds the fields itself (``model_rebuild``), and a form inside another type
+        (``list[Int64]``)."""
         complete: bool = getattr(cls, "__pydantic_fields_complete__")  # noqa: B009 (pydantic's own, not declared)
         fields: dict[str, pydantic.fields.FieldInfo] | None = (
             cls.__dict__.get("__pydantic_fields__") if complete else None
@@ -503,26 +525,25 @@ class Model(_Record, pydantic.BaseModel):
             for decorator in (*decorators.field_validators.values(), *decorators.field_serializers.values())
             for name in (fields if "*" in decorator.info.fields else decorator.info.fields)
         }
-        forms: dict[str, Any] = {
-            name: field.annotation
-            for name, field in fields.items()
-            if type(field.annotation) is _NOT_NULL and not field.metadata and name not in decorated
-        }
-        for name, form in forms.items():
-            fields[name].annotation = form.inner
+        forms: dict[str, tuple[Any, Callable[[Any], pydantic_core.CoreSchema]]] = {}
+        for name, field in fields.items():
+            plain = _plain_form(field.annotation)
+            if plain is not None and not field.metadata and name not in decorated:
+                forms[name] = (field.annotation, plain[1])
+                field.annotation = plain[0]
         try:
             schema = handler(source)
         finally:
-            for name, form in forms.items():
+            for name, (form, _) in forms.items():
                 fields[name].annotation = form
         if forms:
             model_fields: Any = schema
             while model_fields["type"] != "model-fields":
                 model_fields = model_fields["schema"]  # the model, a model validator's wrapper
-            for name in forms:
-                field = model_fields["fields"][name]
-                holder = field["schema"] if field["schema"]["type"] == "default" else field
-                holder["schema"] = _not_null(holder["schema"])
+            for name, (_, made) in forms.items():
+                field_schema = model_fields["fields"][name]
+                holder = field_schema["schema"] if field_schema["schema"]["type"] == "default" else field_schema
+                holder["schema"] = made(holder["schema"])
         return schema
 
     @classmethod
