@@ -355,9 +355,9 @@ def main() -> None:
                         (f"    paired ratios, lowest to highest: {' '.join(f'{r:.2f}' for r in spread)}", None, "")
                     )
 
-    print(f"{'measure':<72} {'median s':>9} {'ratio':>7}")
+    print(f"{'measure':<88} {'median s':>9} {'ratio':>7}")
     for label, seconds, note in rows:
-        print(label if seconds is None else f"{label:<72} {seconds:>9.3f} {note:>7}")
+        print(label if seconds is None else f"{label:<88} {seconds:>9.3f} {note:>7}")
     for reference in references:
         every = all(ratios["every root", reference, fresh] <= 1.0 for fresh in (True, False))
         one = all(ratios["one root", reference, fresh] <= 0.2 for fresh in (True, False))
