@@ -157,6 +157,10 @@ def test_the_forms_read_as_what_they_stand_for() -> None:
     assert repr(NOT_NULL[Int64]) == "concord_runtime.NotNull[Int64]"
     assert NOT_NULL[Int64] == NOT_NULL[Int64] and hash(NOT_NULL[str]) == hash(NOT_NULL[str])
     assert NOT_NULL[Int64] != OPEN_ENUM[Int64]
+    # One object a type, by identity: equal types in another order keep their order.
+    assert NOT_NULL[str] is NOT_NULL[str] and NOT_NULL[Int64] is not OPEN_ENUM[Int64]
+    assert NOT_NULL[Literal["b", "a"]].inner.__args__ == ("b", "a")
+    assert NOT_NULL[Literal["a", "b"]].inner.__args__ == ("a", "b")
     assert Int64(7) == 7 and type(Int64(7)) is int
 
 

@@ -37,16 +37,15 @@ class _Form:
         self.inner = inner
 
     def __class_getitem__(cls, inner: Any) -> Any:
-        # One object a form and inner type, where the type can be a key: a large registry
-        # names a few types in most of its fields, and every object kept adds to each of
-        # the collector's passes over what the import keeps (docs/performance.md).
-        try:
-            return _FORMS[cls, inner]
-        except KeyError:
-            form = _FORMS[cls, inner] = cls(inner)
-            return form
-        except TypeError:
-            return cls(inner)
+        # One object a form and inner object: a large registry names a few types in most
+        # of its fields, and every object kept adds to each of the collector's passes over
+        # what the import keeps (docs/performance.md). By identity, not equality: equal
+        # types may differ in order (`Literal["a", "b"]`, `int | str`); the form keeps
+        # its inner object alive, so its id names it.
+        form = _FORMS.get((cls, id(inner)))
+        if form is None:
+            form = _FORMS[cls, id(inner)] = cls(inner)
+        return form
 
     def __repr__(self) -> str:
         inner = self.inner
@@ -60,7 +59,7 @@ class _Form:
         return hash((type(self), self.inner))
 
 
-_FORMS: dict[tuple[type[_Form], Any], _Form] = {}
+_FORMS: dict[tuple[type[_Form], int], _Form] = {}
 
 
 # The field types generated code names. Type checkers read the aliases; when a module runs,
