@@ -4,7 +4,6 @@ pydantic evaluates the annotations of every base class again for each model it b
 so the bases' own class variables are declared for type checkers only (``TYPE_CHECKING``)
 and listed in pydantic's ``__class_vars__`` at the end of this module."""
 
-import inspect
 import json
 from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeAlias, TypeVar, cast
@@ -548,8 +547,9 @@ class Model(_Record, pydantic.BaseModel):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        annotations = inspect.get_annotations(cls)
-        if annotations and any(_plain_form(annotation) is not None for annotation in annotations.values()):
+        # The class's own, not a copy (`inspect.get_annotations`): every generated class's path.
+        annotations = cls.__dict__.get("__annotations__")  # noqa: RUF063
+        if annotations and any(type(each) is _NOT_NULL or each is _INT64 for each in annotations.values()):
             type.__setattr__(cls, "__get_pydantic_core_schema__", _WITH_PLAIN_FORMS)
         # A growth point (extra="allow") with a field whose Python name differs
         # from its JSON name: see _unmark_unread and _keep_unknown_keys_on_assignment.
