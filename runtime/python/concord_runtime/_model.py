@@ -168,7 +168,8 @@ def _build_with_plain_forms(
     (``list[Int64]``). Only a class that annotates a field with a form has it, until
     pydantic has built it: as another model's field, a built model is what pydantic has
     built, and pydantic's own path to it costs less."""
-    complete: bool = getattr(cls, "__pydantic_fields_complete__")  # noqa: B009 (pydantic's own, not declared)
+    # pydantic's own, not declared; where a release has none, the protocol builds the forms.
+    complete: bool = getattr(cls, "__pydantic_fields_complete__", False)
     fields: dict[str, pydantic.fields.FieldInfo] | None = cls.__dict__.get("__pydantic_fields__") if complete else None
     if not fields or cls.__pydantic_complete__:
         return handler(source)  # built, or one pydantic builds from fields of its own
