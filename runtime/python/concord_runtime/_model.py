@@ -5,7 +5,7 @@ so the bases' own class variables are declared for type checkers only (``TYPE_CH
 and listed in pydantic's ``__class_vars__`` at the end of this module."""
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeAlias, TypeVar, cast
 
 import pydantic
@@ -37,7 +37,15 @@ class _Form:
         self.inner = inner
 
     def __class_getitem__(cls, inner: Any) -> Any:
-        return cls(inner)
+        # One object a form and inner object: a large registry names a few types in most
+        # of its fields, and every object kept adds to each of the collector's passes over
+        # what the import keeps (docs/performance.md). By identity, not equality: equal
+        # types may differ in order (`Literal["a", "b"]`, `int | str`); the form keeps
+        # its inner object alive, so its id names it.
+        form = _FORMS.get((cls, id(inner)))
+        if form is None:
+            form = _FORMS[cls, id(inner)] = cls(inner)
+        return form
 
     def __repr__(self) -> str:
         inner = self.inner
@@ -49,6 +57,9 @@ class _Form:
 
     def __hash__(self) -> int:
         return hash((type(self), self.inner))
+
+
+_FORMS: dict[tuple[type[_Form], int], _Form] = {}
 
 
 # The field types generated code names. Type checkers read the aliases; when a module runs,
@@ -83,7 +94,7 @@ else:
         def __get_pydantic_core_schema__(
             cls, source: Any, handler: pydantic.GetCoreSchemaHandler
         ) -> pydantic_core.CoreSchema:
-            return pydantic_core.core_schema.int_schema(strict=True, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)
+            return _int64()
 
     class OpenEnum(_Form):
         """An open enum (``"x-open-enum": true``), as ``OpenEnum[Literal["a", "b"]]``: any JSON
@@ -103,13 +114,95 @@ else:
         def __get_pydantic_core_schema__(
             self, source: Any, handler: pydantic.GetCoreSchemaHandler
         ) -> pydantic_core.CoreSchema:
-            # What pydantic makes of `Annotated[inner | None, BeforeValidator(_refuse_null)]`,
-            # written out: pydantic_core's helpers filter their arguments at every call.
-            return {
-                "type": "function-before",
-                "function": {"type": "no-info", "function": _refuse_null},
-                "schema": {"type": "nullable", "schema": handler.generate_schema(self.inner)},
-            }
+            # Where a `Model`'s field is not `NotNull[X]` itself (a plain pydantic model's,
+            # a type adapter's): see `_not_null`.
+            return _not_null(handler.generate_schema(self.inner))
+
+
+def _int64(_: Any = None) -> pydantic_core.CoreSchema:
+    """What pydantic makes of `Annotated[int, Field(strict=True, ge=-MAX, le=MAX)]`, written
+    out as `int_schema` would (a new dict each time: pydantic may add to it)."""
+    return {"type": "int", "le": MAX_SAFE_INTEGER, "ge": -MAX_SAFE_INTEGER, "strict": True}
+
+
+def _not_null(schema: pydantic_core.CoreSchema) -> pydantic_core.CoreSchema:
+    """What pydantic makes of `Annotated[X | None, BeforeValidator(_refuse_null)]` from the
+    core schema of ``X``, written out: pydantic_core's helpers filter their arguments at
+    every call."""
+    return {"type": "function-before", "function": _REFUSE_NULL, "schema": {"type": "nullable", "schema": schema}}
+
+
+# One for every field: pydantic only reads it, and each dict kept costs every pass of the
+# collector over what the import keeps.
+_REFUSE_NULL: Any = {"type": "no-info", "function": _refuse_null}
+
+
+_NOT_NULL: Any = NotNull  # the forms themselves, not the aliases type checkers read
+_INT64: Any = Int64
+
+
+def _not_null_int64(_: Any) -> pydantic_core.CoreSchema:
+    return _not_null(_int64())
+
+
+def _plain_form(annotation: Any) -> tuple[Any, Callable[[Any], pydantic_core.CoreSchema]] | None:
+    """What ``Model`` has pydantic build for a field annotated with a form of this module
+    (``Int64``, ``NotNull[X]``), and what it makes of that schema; None for any other."""
+    if annotation is _INT64:
+        return int, _int64
+    if type(annotation) is _NOT_NULL:
+        return (int, _not_null_int64) if annotation.inner is _INT64 else (annotation.inner, _not_null)
+    return None
+
+
+def _build_with_plain_forms(
+    cls: type[pydantic.BaseModel], source: type[pydantic.BaseModel], handler: pydantic.GetCoreSchemaHandler, /
+) -> pydantic_core.CoreSchema:
+    """The model's core schema, as pydantic builds it, but for the fields annotated
+    ``Int64`` or ``NotNull[X]`` (``_plain_form``): pydantic builds each as plain ``int`` or
+    ``X``, then the field's schema is made what the form gives, the same schema at a
+    fraction of the cost. pydantic's protocol for a type that gives its own schema costs
+    each such field a type reference, a definitions lookup and a handler, more than the
+    schema itself (docs/performance.md). A field with a validator or a serializer of its
+    class, or with constraints, keeps its form; so does every field where pydantic
+    rebuilds the fields itself (``model_rebuild``), and a form inside another type
+    (``list[Int64]``). Only a class that annotates a field with a form has it, until
+    pydantic has built it: as another model's field, a built model is what pydantic has
+    built, and pydantic's own path to it costs less."""
+    # pydantic's own, not declared; where a release has none, the protocol builds the forms.
+    complete: bool = getattr(cls, "__pydantic_fields_complete__", False)
+    fields: dict[str, pydantic.fields.FieldInfo] | None = cls.__dict__.get("__pydantic_fields__") if complete else None
+    if not fields or cls.__pydantic_complete__:
+        return handler(source)  # built, or one pydantic builds from fields of its own
+    decorators: Any = cls.__pydantic_decorators__
+    decorated = {
+        name
+        for decorator in (*decorators.field_validators.values(), *decorators.field_serializers.values())
+        for name in (fields if "*" in decorator.info.fields else decorator.info.fields)
+    }
+    forms: dict[str, tuple[Any, Callable[[Any], pydantic_core.CoreSchema]]] = {}
+    for name, field in fields.items():
+        plain = _plain_form(field.annotation)
+        if plain is not None and not field.metadata and name not in decorated:
+            forms[name] = (field.annotation, plain[1])
+            field.annotation = plain[0]
+    try:
+        schema = handler(source)
+    finally:
+        for name, (form, _) in forms.items():
+            fields[name].annotation = form
+    if forms:
+        model_fields: Any = schema
+        while model_fields["type"] != "model-fields":
+            model_fields = model_fields["schema"]  # the model, a model validator's wrapper
+        for name, (_, made) in forms.items():
+            field_schema = model_fields["fields"][name]
+            holder = field_schema["schema"] if field_schema["schema"]["type"] == "default" else field_schema
+            holder["schema"] = made(holder["schema"])
+    return schema
+
+
+_WITH_PLAIN_FORMS = classmethod(_build_with_plain_forms)
 
 
 def _pointer(location: tuple[int | str, ...]) -> str:
@@ -474,6 +567,10 @@ class Model(_Record, pydantic.BaseModel):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # The class's own, not a copy (`inspect.get_annotations`): every generated class's path.
+        annotations = cls.__dict__.get("__annotations__")  # noqa: RUF063
+        if annotations and any(type(each) is _NOT_NULL or each is _INT64 for each in annotations.values()):
+            type.__setattr__(cls, "__get_pydantic_core_schema__", _WITH_PLAIN_FORMS)
         # A growth point (extra="allow") with a field whose Python name differs
         # from its JSON name: see _unmark_unread and _keep_unknown_keys_on_assignment.
         if cls.__dict__.get("model_config", {}).get("extra") != "allow":
@@ -487,6 +584,14 @@ class Model(_Record, pydantic.BaseModel):
                 if isinstance(value, pydantic.fields.FieldInfo) and value.alias not in (None, name):
                     _PYTHON_NAMES_AT_GROWTH_POINTS.add(json.dumps(name).encode())
             cls.__setattr__ = _keep_unknown_keys_on_assignment  # type: ignore[method-assign,assignment]
+
+    @classmethod
+    def __pydantic_on_complete__(cls) -> None:
+        super().__pydantic_on_complete__()
+        # Built: as the field of another model, the class is what pydantic has built
+        # (`_build_with_plain_forms`).
+        if "__get_pydantic_core_schema__" in cls.__dict__:
+            type.__delattr__(cls, "__get_pydantic_core_schema__")
 
     @classmethod
     def from_json(cls, data: bytes | str, *, max_bytes: int = strict.DEFAULT_MAX_BYTES) -> Self:
