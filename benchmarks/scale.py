@@ -274,7 +274,7 @@ def main() -> None:
         return
 
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--runs", type=int, default=5)
+    options.add_argument("--runs", type=int, default=7, help="paired runs of each measure (the median is reported)")
     options.add_argument("--schemas", type=int, default=500)
     options.add_argument("--chain", type=int, default=20_000)
     options.add_argument("--timeout", type=float, default=300, help="seconds before a generation run is given up")

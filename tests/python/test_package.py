@@ -55,3 +55,42 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         _ = concord_registry.Evidenc  # type: ignore[attr-defined]
     with pytest.raises(ImportError):
         from concord_registry import Evidenc  # type: ignore[attr-defined] # noqa: F401
+
+
+def collector_after(statement: str) -> bool:
+    """Whether the cyclic garbage collector runs after `statement`, in a fresh interpreter."""
+    code = f"import gc\n{statement}\nprint(gc.isenabled())"
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={"PYTHONPATH": str(GENERATED)}
+    )
+    return output.stdout.strip() == "True"
+
+
+def test_the_collector_pauses_while_an_entry_loads_and_is_left_as_it_was() -> None:
+    # The package and the runtime first: the pause is the entry's alone.
+    watch = (
+        "import concord_registry\n"
+        "seen = []\n"
+        "gc.callbacks.append(lambda phase, info: seen.append(phase))\n"
+        "gc.collect()\n"
+        "seen.clear()\n"
+        "from concord_registry import Evidence\n"
+        "assert not seen, seen\n"
+    )
+    assert collector_after(watch)
+    assert not collector_after("gc.disable()\n" + watch)
+    # An entry that fails to import leaves the collector running.
+    failing = (
+        "import importlib\n"
+        "import concord_registry\n"
+        "def refuse(name, package=None):\n"
+        "    raise ImportError(name)\n"
+        "importlib.import_module = refuse\n"
+        "try:\n"
+        "    concord_registry.Evidence\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "else:\n"
+        "    raise AssertionError('imported')\n"
+    )
+    assert collector_after(failing)

@@ -3,6 +3,7 @@
 
 Read with `Model.from_json`, write with `record.to_json()`. A root or an entry is imported on first use."""
 
+import gc as _gc
 import importlib as _importlib
 import typing
 
@@ -31,7 +32,15 @@ if not typing.TYPE_CHECKING:
         """A root or an entry's module, imported on first use."""
         if name not in _MODULES:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        module = _importlib.import_module(f".{_MODULES[name]}", __name__)
+        # Building its models keeps nearly every object the import makes: the cyclic
+        # collector's passes over them would find nothing to free (docs/performance.md).
+        collecting = _gc.isenabled()
+        _gc.disable()
+        try:
+            module = _importlib.import_module(f".{_MODULES[name]}", __name__)
+        finally:
+            if collecting:
+                _gc.enable()
         value: object = module if _MODULES[name] == name else getattr(module, name)
         globals()[name] = value
         return value

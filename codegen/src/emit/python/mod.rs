@@ -107,8 +107,8 @@ fn init(model: &Model) -> String {
     let mut out = format!("# {}\n", super::HEADER);
     out.push_str("\"\"\"Pydantic models of a concord registry: a module per registry entry, each root also here.\n\nRead with `Model.from_json`, write with `record.to_json()`. A root or an entry is imported on first use.\"\"\"\n\n");
     // The runtime's version check first (isort sorts `from . import` after the
-    // standard library); `importlib` under a name no entry's module can take.
-    out.push_str("import importlib as _importlib\nimport typing\n\nfrom . import _runtime as _runtime\n");
+    // standard library); `gc` and `importlib` under names no entry's module can take.
+    out.push_str("import gc as _gc\nimport importlib as _importlib\nimport typing\n\nfrom . import _runtime as _runtime\n");
     let mut words = Vec::new();
     let mut roots = Vec::new();
     for module in &model.modules {
@@ -154,7 +154,15 @@ fn init(model: &Model) -> String {
         "        \"\"\"A root or an entry's module, imported on first use.\"\"\"\n",
         "        if name not in _MODULES:\n",
         "            raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")\n",
-        "        module = _importlib.import_module(f\".{_MODULES[name]}\", __name__)\n",
+        "        # Building its models keeps nearly every object the import makes: the cyclic\n",
+        "        # collector's passes over them would find nothing to free (docs/performance.md).\n",
+        "        collecting = _gc.isenabled()\n",
+        "        _gc.disable()\n",
+        "        try:\n",
+        "            module = _importlib.import_module(f\".{_MODULES[name]}\", __name__)\n",
+        "        finally:\n",
+        "            if collecting:\n",
+        "                _gc.enable()\n",
         "        value: object = module if _MODULES[name] == name else getattr(module, name)\n",
         "        globals()[name] = value\n",
         "        return value\n",
