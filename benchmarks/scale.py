@@ -346,7 +346,7 @@ def main() -> None:
                     spread = sorted(c / p for c, p in zip(concord_import, plain_import, strict=True))
                     rows.append(
                         (
-                            f"  the same models, {reference} ({how})",
+                            f"  {what}, the same models, {reference} ({how})",
                             plain_seconds,
                             f"{ratios[what, reference, fresh]:.2f}x",
                         )
@@ -355,9 +355,9 @@ def main() -> None:
                         (f"    paired ratios, lowest to highest: {' '.join(f'{r:.2f}' for r in spread)}", None, "")
                     )
 
-    print(f"{'measure':<88} {'median s':>9} {'ratio':>7}")
+    print(f"{'measure':<92} {'median s':>9} {'ratio':>7}")
     for label, seconds, note in rows:
-        print(label if seconds is None else f"{label:<88} {seconds:>9.3f} {note:>7}")
+        print(label if seconds is None else f"{label:<92} {seconds:>9.3f} {note:>7}")
     for reference in references:
         every = all(ratios["every root", reference, fresh] <= 1.0 for fresh in (True, False))
         one = all(ratios["one root", reference, fresh] <= 0.2 for fresh in (True, False))
