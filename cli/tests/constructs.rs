@@ -5,8 +5,12 @@
 //! assertion engine's keywords;
 //! `x-open-enum` and `x-typed-id`; references between entries and to an
 //! older-dialect entry; types that contain themselves through arrays and
-//! maps; rules that see only their own schema object), each with inputs both
-//! languages must read alike and inputs both must refuse at the same pointer.
+//! maps, and types that reach themselves through every container the plan
+//! holds, alone and nested (`Recursion`, and `Node`: a map of nullable
+//! values of itself, which once overflowed the TypeScript reader's stack
+//! while it compiled); rules that see only their own schema object), each
+//! with inputs every language must read alike and inputs every language must
+//! refuse at the same pointer.
 
 mod common;
 use common::*;
@@ -14,7 +18,7 @@ use common::*;
 #[test]
 fn constructs_round_trip_in_both_languages() {
     let passed = roundtrip_passes("fixtures/constructs/registry", "fixtures/constructs/roundtrip");
-    assert!(passed >= 233, "{passed} passed");
+    assert!(passed >= 267, "{passed} passed");
 }
 
 /// An object schema without `type` (CloudFormation's resource schemas,

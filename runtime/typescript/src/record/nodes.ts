@@ -350,7 +350,9 @@ function checked(inner: Node, checks: Check[]): Node {
       return value;
     },
     write: inner.write,
-    expecting: inner.expecting,
+    get expecting() {
+      return inner.expecting;
+    },
   };
 }
 
@@ -371,7 +373,10 @@ function nullable(inner: Node): Node {
         inner.write(value, out);
       }
     },
-    expecting: `${inner.expecting} or null`,
+    // Asked for only when a read is refused: `inner` may be a type still being compiled (one that holds itself).
+    get expecting() {
+      return `${inner.expecting} or null`;
+    },
   };
 }
 
@@ -615,7 +620,9 @@ function union(plan: UnionPlan, resolve: Resolve): Node {
             return typeof value === "number" && Number.isInteger(value) ? new JsonFloat(value) : value;
           },
           write: numberBranch.write,
-          expecting: numberBranch.expecting,
+          get expecting() {
+            return numberBranch.expecting;
+          },
         }
       : numberBranch;
   return {

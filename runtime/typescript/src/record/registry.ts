@@ -136,7 +136,17 @@ export class Registry {
         continue;
       }
       const home = at;
-      node = compileType(type, plan, (ref) => this.node(ref.module ?? home, ref.type));
+      // A type that holds itself is asked for again while it is compiled: it is then given a
+      // node that forwards to the one being compiled, so compiling never recurses into itself.
+      const compiling = forwarding(`${at}.${type}`);
+      entry.nodes.set(type, compiling.node);
+      try {
+        node = compileType(type, plan, (ref) => this.node(ref.module ?? home, ref.type));
+      } catch (error) {
+        entry.nodes.delete(type);
+        throw error;
+      }
+      compiling.settle(node);
       entry.nodes.set(type, node);
       break;
     }
@@ -164,6 +174,32 @@ export class Registry {
   typedId<P extends string>(prefix: P): TypedIdType<P> {
     return typedIdType(prefix);
   }
+}
+
+/**
+ * A node that stands for a type while it is being compiled, and forwards to
+ * its node once it is. Nodes only reach it when a read or write runs, after
+ * compiling has ended; one that asked it anything sooner would be a defect of
+ * this runtime, named here rather than met as a stack overflow.
+ */
+function forwarding(label: string): { node: Node; settle(target: Node): void } {
+  let target: Node | undefined;
+  const settled = (): Node => {
+    if (target === undefined) throw new Error(`concord-runtime: ${label} was used while it was being compiled`);
+    return target;
+  };
+  return {
+    node: {
+      read: (lx) => settled().read(lx),
+      write: (value, out) => settled().write(value, out),
+      get expecting() {
+        return settled().expecting;
+      },
+    },
+    settle(node) {
+      target = node;
+    },
+  };
 }
 
 /** The registry of a generated package of concord `version`: refuses bindings of another version. */
