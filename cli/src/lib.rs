@@ -76,3 +76,57 @@ impl RecordSchema {
         concord_runtime::pinned::validate_once(&documents, &self.pointer, value)
     }
 }
+
+/// The JSON Schema of the plan format (`concord plan --schema`), made from
+/// the plan's one definition (concord-plan) and checked in as
+/// `plan/plan.schema.json` (`cli/tests/plan.rs` keeps it current, and the
+/// TypeScript runtime's declarations with it).
+pub fn plan_schema() -> serde_json::Value {
+    let mut schema = schemars::schema_for!(concord_plan::Module).to_value();
+    not_null_where_optional(&mut schema);
+    let version = concord_plan::PLAN_VERSION;
+    schema["description"] = serde_json::json!(format!(
+        "The plan, format {version}: what a runtime needs to read, refuse and write the records of one registry entry's types (docs/plan.md)"
+    ));
+    schema["properties"]["plan"] = serde_json::json!({ "description": "The plan's format: a runtime refuses any other.", "const": version });
+    schema
+}
+
+/// An optional key of the plan is absent, never `null` (the writer leaves out
+/// what it does not say), where schemars allows `null` for every `Option`.
+fn not_null_where_optional(schema: &mut serde_json::Value) {
+    match schema {
+        serde_json::Value::Object(object) => {
+            let required: Vec<String> = object
+                .get("required")
+                .and_then(|list| list.as_array())
+                .map(|list| list.iter().filter_map(|key| key.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
+            if let Some(serde_json::Value::Object(properties)) = object.get_mut("properties") {
+                for (_, property) in properties.iter_mut().filter(|(key, _)| !required.contains(key)) {
+                    let Some(property) = property.as_object_mut() else { continue };
+                    if let Some(serde_json::Value::Array(types)) = property.get_mut("type") {
+                        types.retain(|kind| kind != "null");
+                        if types.len() == 1 {
+                            let only = types.remove(0);
+                            property.insert("type".into(), only);
+                        }
+                    }
+                    if let Some(serde_json::Value::Array(branches)) = property.get_mut("anyOf") {
+                        branches.retain(|branch| branch.get("type").and_then(|kind| kind.as_str()) != Some("null"));
+                        if branches.len() == 1 {
+                            let only = branches.remove(0);
+                            property.remove("anyOf");
+                            if let serde_json::Value::Object(only) = only {
+                                property.extend(only);
+                            }
+                        }
+                    }
+                }
+            }
+            object.values_mut().for_each(not_null_where_optional);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(not_null_where_optional),
+        _ => {}
+    }
+}

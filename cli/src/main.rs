@@ -7,7 +7,7 @@ use concord_codegen::vocabulary::Dialect;
 use concord_codegen::{registry, stale_files, write_files, Config, Errors};
 use concord_runtime::{canonical, strict};
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -193,6 +193,16 @@ enum Command {
     /// reported on standard error at its JSON pointer; what 2020-12 cannot
     /// say alike is refused, for every file at once, and then nothing is
     /// written. Exit 0, or 1 when anything is refused.
+    /// Print the plan of every registry entry's types (what each runtime reads
+    /// to read, refuse and write records, as versioned JSON: docs/plan.md), or,
+    /// with --schema, the JSON Schema of the plan format.
+    Plan {
+        #[arg(long, default_value = "registry")]
+        registry: PathBuf,
+        /// The JSON Schema of the plan format instead (`plan/plan.schema.json`).
+        #[arg(long)]
+        schema: bool,
+    },
     Upgrade {
         /// Schema files; one may be - for standard input, without --in-place.
         #[arg(required = true)]
@@ -268,6 +278,24 @@ impl Command {
     }
 }
 
+/// `concord plan`: every entry's plan, by the entry's module name, or the
+/// format's JSON Schema; pretty, as a reader wants it.
+fn run_plan(registry: &Path, schema: bool) -> ExitCode {
+    let value = if schema {
+        concord_cli::plan_schema()
+    } else {
+        match concord_cli::load(registry) {
+            Ok(model) => concord_codegen::plan::registry(&model),
+            Err(errors) => {
+                eprintln!("{errors}");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
+    println!("{}", serde_json::to_string_pretty(&value).expect("a JSON value always serializes"));
+    ExitCode::SUCCESS
+}
+
 /// Writes one JSON object and a line break to standard output.
 fn print_json(value: &serde_json::Value) {
     println!("{}", serde_json::to_string(value).expect("a JSON value always serializes"));
@@ -283,6 +311,9 @@ fn main() -> ExitCode {
     }
     if let Command::Diff { old, new, against, registry, format, fail_on } = command {
         return run_diff(old, new, against, registry, format, fail_on);
+    }
+    if let Command::Plan { registry, schema } = command {
+        return run_plan(&registry, schema);
     }
     if let Command::Upgrade { files, in_place, dialect, read_as } = command {
         return run_upgrade(&files, in_place, dialect, read_as);
@@ -407,7 +438,7 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             print!("{summary}");
             Ok(if summary.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } | Command::Upgrade { .. } => {
+        Command::Json(_) | Command::Validate { .. } | Command::Diff { .. } | Command::Plan { .. } | Command::Upgrade { .. } => {
             unreachable!("handled by run_json, run_validate, run_diff and run_upgrade")
         }
     }

@@ -5,181 +5,35 @@
 //! type names its own node).
 
 use super::{Extra, Field, ModelNode, Node, RecordType, ValueCheck};
+use concord_plan::{Bounds, Check, Checked, Choice, Kind, ObjectPlan, Presence, UnknownKeys, Value};
 use concord_runtime::pattern::Patterns;
 use concord_runtime::IndexMap;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyType};
-use serde::Deserialize;
 use std::collections::HashMap;
 
-/// The plan format this core reads (`concord_codegen::plan::PLAN_VERSION`).
-const PLAN_VERSION: u64 = 1;
-
-/// One generated module's plan: its types by name.
+/// One generated module's plan: its types by name, as the plan's one
+/// definition (`concord-plan`) reads them.
 #[pyclass(frozen)]
 pub struct Plan {
-    types: IndexMap<String, TypePlan>,
+    types: IndexMap<String, concord_plan::TypePlan>,
 }
 
 #[pymethods]
 impl Plan {
-    /// Reads a module's `_PLAN`; a plan of another format is refused, naming both.
+    /// Reads a module's `_PLAN`: a plan of another format, or holding a key
+    /// or a kind this version does not name, is refused, saying which.
     #[new]
     fn new(text: &str) -> PyResult<Self> {
-        let plan: PlanText =
-            concord_runtime::serde_json::from_str(text).map_err(|error| PyValueError::new_err(format!("the module's plan cannot be read: {error}")))?;
-        if plan.plan != PLAN_VERSION {
-            return Err(PyValueError::new_err(format!(
-                "the module's plan is of format {}, this concord_runtime reads format {PLAN_VERSION}: generate the bindings with the concord of this runtime's version",
-                plan.plan
-            )));
-        }
+        let plan = concord_plan::Module::from_json(text).map_err(|error| PyValueError::new_err(format!("the module's plan cannot be read: {error}")))?;
         Ok(Plan { types: plan.types })
     }
 }
 
-#[derive(Deserialize)]
-struct PlanText {
-    plan: u64,
-    types: IndexMap<String, TypePlan>,
-}
-
-#[derive(Deserialize)]
-struct TypePlan {
-    #[serde(flatten)]
-    kind: Kind,
-    #[serde(default)]
-    wrapped: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Kind {
-    Object(ObjectPlan),
-    Enum(Vec<String>),
-    /// Its known values: any string is read, and kept as it is.
-    OpenEnum(serde::de::IgnoredAny),
-    TypedId(String),
-    Alias(Value),
-    Union(UnionPlan),
-}
-
-#[derive(Deserialize)]
-struct ObjectPlan {
-    fields: Vec<FieldPlan>,
-    unknown_keys: UnknownKeys,
-    properties: Option<Bounds>,
-    version: Option<VersionPlan>,
-}
-
-#[derive(Deserialize)]
-struct FieldPlan {
-    json: String,
-    /// The Python attribute, where it is not the JSON name.
-    name: Option<String>,
-    presence: Presence,
-    value: Value,
-}
-
-#[derive(Deserialize, Clone, Copy, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum Presence {
-    Required,
-    Optional,
-    OptionalNullable,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum UnknownKeys {
-    Drop,
-    Refuse,
-    Keep,
-    Typed(Value),
-    Matching(Vec<PatternPlan>),
-}
-
-/// A pattern as the plan gives it: the core runs the `regex` crate's form.
-#[derive(Deserialize)]
-struct PatternPlan {
-    regex: String,
-}
-
-#[derive(Deserialize)]
-struct VersionPlan {
-    field: String,
-    supported: Vec<i64>,
-}
-
-#[derive(Deserialize)]
-struct UnionPlan {
-    by: Choice,
-    branches: Vec<BranchPlan>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Choice {
-    Tag(String),
-    JsonType,
-}
-
-#[derive(Deserialize)]
-struct BranchPlan {
-    key: String,
-    value: Value,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Value {
-    Any,
-    Null,
-    Boolean,
-    Integer,
-    Number,
-    String,
-    Array(Box<Value>),
-    Map(Box<Value>),
-    Tuple(Vec<Value>),
-    Nullable(Box<Value>),
-    Ref(Reference),
-    Checked(Box<Checked>),
-}
-
-#[derive(Deserialize)]
-struct Reference {
-    #[serde(rename = "type")]
-    name: String,
-    /// Another module's, by its name in the package.
-    module: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Checked {
-    value: Value,
-    checks: Vec<Check>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Check {
-    Length(Bounds),
-    Pattern { regex: String },
-    IntegerRange { min: i64, max: i64 },
-    IntegerMultipleOf(i64),
-    NumberRange { minimum: Option<f64>, exclusive_minimum: Option<f64>, maximum: Option<f64>, exclusive_maximum: Option<f64> },
-    NumberMultipleOf(String),
-    Items(Bounds),
-    UniqueItems,
-    Properties(Bounds),
-}
-
-#[derive(Deserialize, Clone, Copy)]
-struct Bounds {
-    min: Option<usize>,
-    max: Option<usize>,
+/// A count's bound as the node holds it.
+fn count(bound: Option<u64>) -> Option<usize> {
+    bound.map(|bound| usize::try_from(bound).unwrap_or(usize::MAX))
 }
 
 /// The integers every concord type reads: within ±(2^53-1).
@@ -277,7 +131,7 @@ impl<'py> Builder<'py> {
             Kind::Object(object) => {
                 let model = self.object(module, object, class()?)?;
                 self.nodes[at] = match object.properties {
-                    Some(Bounds { min, max }) => Node::Count { min, max, inner: self.add(model) },
+                    Some(Bounds { min, max }) => Node::Count { min: count(min), max: count(max), inner: self.add(model) },
                     None => model,
                 };
                 return Ok(());
@@ -392,10 +246,10 @@ impl<'py> Builder<'py> {
                 (Check::Length(bounds), Node::Str { min, max, .. })
                 | (Check::Items(bounds), Node::List { min, max, .. })
                 | (Check::Properties(bounds), Node::Dict { min, max, .. }) => {
-                    (*min, *max) = (bounds.min, bounds.max);
+                    (*min, *max) = (count(bounds.min), count(bounds.max));
                 }
-                (Check::Pattern { regex }, Node::Str { pattern, .. }) => {
-                    *pattern = Some(Patterns::new(std::slice::from_ref(regex)).map_err(PyValueError::new_err)?)
+                (Check::Pattern(text), Node::Str { pattern, .. }) => {
+                    *pattern = Some(Patterns::new(std::slice::from_ref(&text.regex)).map_err(PyValueError::new_err)?)
                 }
                 (Check::IntegerRange { min: low, max: high }, Node::Int { min, max, .. }) => (*min, *max) = ((*min).max(*low), (*max).min(*high)),
                 (Check::IntegerMultipleOf(divisor), Node::Int { multiple, .. }) => *multiple = Some(*divisor),

@@ -17,7 +17,7 @@ import { isTypedId } from "./checks.js";
 import { engine, type Note, type PinnedDocument } from "./engine.js";
 import { EngineUnavailable, SchemaError } from "./errors.js";
 import { compileType, Failure, finishRead, type Node, startRead } from "./nodes.js";
-import { type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
+import { checkTypePlan, type ModulePlan, PLAN_VERSION, type TypePlan } from "./plan.js";
 import { type StandardSchemaV1, standardProps } from "./standard.js";
 
 export type { ReadOptions } from "../strict.js";
@@ -127,6 +127,7 @@ export class Registry {
       if (node !== undefined) break;
       const plan = entry.plan.types[type];
       if (plan === undefined) throw new Error(`no type ${type} in module ${at}`);
+      checkTypePlan(`${at}.${type}`, plan);
       const alias = "alias" in plan ? plan.alias : undefined;
       if (typeof alias === "object" && "ref" in alias) longest ??= this.#typeCount;
       if (typeof alias === "object" && "ref" in alias && links.length <= (longest ?? 0)) {
