@@ -292,7 +292,8 @@ fn run_plan(registry: &Path, schema: bool) -> ExitCode {
             }
         }
     };
-    println!("{}", serde_json::to_string_pretty(&value).expect("a JSON value always serializes"));
+    // A reader that stops early (`| head`) is no failure of ours, and no panic.
+    let _ = writeln!(std::io::stdout().lock(), "{}", serde_json::to_string_pretty(&value).expect("a JSON value always serializes"));
     ExitCode::SUCCESS
 }
 

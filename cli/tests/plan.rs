@@ -145,3 +145,19 @@ fn object(schema: &serde_json::Value, depth: usize) -> String {
     out.push('}');
     out
 }
+
+/// `concord plan` prints every entry's plan, the goldens' `plan.json` for
+/// the constructs, and `--schema` the checked-in schema; a registry that does
+/// not load is a located error, not a panic.
+#[test]
+fn concord_plan_prints_every_entrys_plan_and_the_schema() {
+    let printed = concord(&["plan", "--registry", "fixtures/constructs/registry"]);
+    assert!(printed.status.success(), "{}", text(&printed));
+    let golden = std::fs::read_to_string(workspace().join("fixtures/constructs/expected/plan.json")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&printed.stdout), golden);
+    let schema = concord(&["plan", "--schema"]);
+    assert_eq!(String::from_utf8_lossy(&schema.stdout), std::fs::read_to_string(workspace().join("plan/plan.schema.json")).unwrap());
+    let missing = concord(&["plan", "--registry", "no/such/registry"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing).contains("no/such/registry/registry.json: cannot read the registry index"), "{}", text(&missing));
+}
