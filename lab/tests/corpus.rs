@@ -76,7 +76,8 @@ fn survey_corpus(dir: &std::path::Path, work: &str, floors: &Floors) -> (String,
     }
     let failing: Vec<&survey::Checked> = checked.iter().filter(|c| !c.case.passed()).collect();
     let disagreed = |outcome: &Outcome| matches!(outcome, Outcome::Disagreed(_));
-    let with_validator = failing.iter().filter(|c| disagreed(&c.case.rust) || disagreed(&c.case.python)).count();
+    let with_validator =
+        failing.iter().filter(|c| disagreed(&c.case.rust) || disagreed(&c.case.python) || c.case.typescript.as_ref().is_some_and(disagreed)).count();
     for failure in &failing {
         let _ = write!(problems, "{} {} ({}):\n{}", failure.entry.candidate.label, failure.instance.file, failure.instance.description, failure.case);
     }

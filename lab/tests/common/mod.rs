@@ -32,8 +32,8 @@ pub fn fuzz(registry: &Path, cases: u64, findings: &Path) -> (u64, u64, String) 
         findings: findings.to_path_buf(),
         progress: false,
         release: false,
-        // The corpus and the suite: Rust and Python for now; TypeScript runs the construct registries.
-        languages: concord_cli::roundtrip::Languages { typescript: false },
+        // Three ways: real schemas reach what the construct registries do not (issue 36's crash).
+        languages: concord_cli::roundtrip::Languages { typescript: true },
     };
     let summary = concord_cli::fuzz::runner::run(concord_codegen::Config::new().registry(registry), &options).unwrap_or_else(|errors| panic!("{errors}"));
     // The findings and the last line, not the table of every type.
