@@ -282,7 +282,7 @@ impl Command {
 /// format's JSON Schema; pretty, as a reader wants it.
 fn run_plan(registry: &Path, schema: bool) -> ExitCode {
     let value = if schema {
-        concord_cli::plan_schema()
+        serde_json::from_str(concord_plan::SCHEMA).expect("the checked-in plan schema is JSON")
     } else {
         match concord_cli::load(registry) {
             Ok(model) => concord_codegen::plan::registry(&model),

@@ -21,7 +21,7 @@ fn checked_in(path: &std::path::Path, made: &str) {
 
 #[test]
 fn the_plan_schema_is_checked_in_and_every_golden_plan_is_valid_under_it() {
-    let schema = concord_cli::plan_schema();
+    let schema = plan_schema();
     let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
     checked_in(&workspace().join("plan/plan.schema.json"), &text);
 
@@ -46,7 +46,7 @@ fn the_plan_schema_is_checked_in_and_every_golden_plan_is_valid_under_it() {
 
 #[test]
 fn the_typescript_runtime_declares_the_plan_the_schema_defines() {
-    let made = typescript_declarations(&concord_cli::plan_schema());
+    let made = typescript_declarations(&plan_schema());
     checked_in(&workspace().join("runtime/typescript/src/record/plan.types.ts"), &made);
 }
 
@@ -160,4 +160,57 @@ fn concord_plan_prints_every_entrys_plan_and_the_schema() {
     let missing = concord(&["plan", "--registry", "no/such/registry"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing).contains("no/such/registry/registry.json: cannot read the registry index"), "{}", text(&missing));
+}
+
+/// The JSON Schema of the plan format, made from the plan's one definition
+/// (concord-plan's `schema` feature, schemars): what `plan/plan.schema.json`
+/// must hold.
+fn plan_schema() -> serde_json::Value {
+    let mut schema = schemars::schema_for!(concord_plan::Module).to_value();
+    not_null_where_optional(&mut schema);
+    let version = concord_plan::PLAN_VERSION;
+    schema["description"] = serde_json::json!(format!(
+        "The plan, format {version}: what a runtime needs to read, refuse and write the records of one registry entry's types (docs/plan.md)"
+    ));
+    schema["properties"]["plan"] = serde_json::json!({ "description": "The plan's format: a runtime refuses any other.", "const": version });
+    schema
+}
+
+/// An optional key of the plan is absent, never `null` (the writer leaves out
+/// what it does not say), where schemars allows `null` for every `Option`.
+fn not_null_where_optional(schema: &mut serde_json::Value) {
+    match schema {
+        serde_json::Value::Object(object) => {
+            let required: Vec<String> = object
+                .get("required")
+                .and_then(|list| list.as_array())
+                .map(|list| list.iter().filter_map(|key| key.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
+            if let Some(serde_json::Value::Object(properties)) = object.get_mut("properties") {
+                for (_, property) in properties.iter_mut().filter(|(key, _)| !required.contains(key)) {
+                    let Some(property) = property.as_object_mut() else { continue };
+                    if let Some(serde_json::Value::Array(types)) = property.get_mut("type") {
+                        types.retain(|kind| kind != "null");
+                        if types.len() == 1 {
+                            let only = types.remove(0);
+                            property.insert("type".into(), only);
+                        }
+                    }
+                    if let Some(serde_json::Value::Array(branches)) = property.get_mut("anyOf") {
+                        branches.retain(|branch| branch.get("type").and_then(|kind| kind.as_str()) != Some("null"));
+                        if branches.len() == 1 {
+                            let only = branches.remove(0);
+                            property.remove("anyOf");
+                            if let serde_json::Value::Object(only) = only {
+                                property.extend(only);
+                            }
+                        }
+                    }
+                }
+            }
+            object.values_mut().for_each(not_null_where_optional);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(not_null_where_optional),
+        _ => {}
+    }
 }

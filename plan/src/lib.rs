@@ -19,6 +19,11 @@ use serde::{Deserialize, Serialize};
 /// Any change a runtime must know of changes it.
 pub const PLAN_VERSION: u64 = 1;
 
+/// The JSON Schema of the format, as checked in (`concord plan --schema`);
+/// made from these types with the `schema` feature, and held to them by
+/// concord-cli's tests, so that no installed command compiles schemars.
+pub const SCHEMA: &str = include_str!("../plan.schema.json");
+
 /// One registry entry's plan: its types by name, in the model's order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
