@@ -199,7 +199,7 @@ fn a_schema_and_the_documents_it_references_by_url_are_downloaded_once_pinned_an
     fixture("bad_name.reject", "");
     fixture("bad_limit.json", r#"{"name":"build","steps":[{"run":"make","limit":"disk"}]}"#);
     fixture("bad_limit.reject", r#"at "/steps/0/limit""#);
-    let (python, work) = (python(), scratch.path().join("work"));
+    let (python, work) = (python(), workspace().join("target/concord-roundtrip"));
     let roundtrip = roundtrip(arg, &fixtures, &work, &python);
     assert!(text(&roundtrip).ends_with("3 passed, 0 failed\n"), "{}", text(&roundtrip));
 
@@ -262,13 +262,14 @@ fn dialect_and_uri_are_written_into_the_entry() {
     {
         std::fs::write(fixtures.join("Legacy").join(name), body).unwrap();
     }
-    let (python, work) = (python(), scratch.path().join("work"));
+    let (python, work) = (python(), workspace().join("target/concord-roundtrip"));
     let roundtrip = roundtrip(arg, &fixtures, &work, &python);
     assert!(text(&roundtrip).ends_with("3 passed, 0 failed\n"), "{}", text(&roundtrip));
 }
 
-/// `concord roundtrip` in a work folder outside the workspace, which finds
-/// no concord-runtime for Node: Rust and Python.
+/// `concord roundtrip` in the harness folder the other tests share (its
+/// compiled runtime is reused), Rust and Python: a scratch folder of its
+/// own compiled the runtime again for each test, two minutes each.
 fn roundtrip(registry: &str, fixtures: &Path, work: &Path, python: &str) -> std::process::Output {
     concord(&[
         "roundtrip",

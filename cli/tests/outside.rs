@@ -49,7 +49,7 @@ fn stdout(output: &std::process::Output) -> String {
 #[test]
 fn the_wheels_install_generate_and_read_records_without_rust() {
     let scratch = tempfile::tempdir().unwrap();
-    let wheels = wheels(&scratch.path().join("wheels"));
+    let wheels = wheels();
     let names: Vec<String> = std::fs::read_dir(&wheels).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
     let version = env!("CARGO_PKG_VERSION");
     assert!(
@@ -109,7 +109,7 @@ const SETTINGS: &str = r##"{
 #[test]
 fn the_npm_packages_install_generate_and_read_records_with_node_alone() {
     let scratch = tempfile::tempdir().unwrap();
-    let packages = npm_packages(&scratch.path().join("packages"));
+    let packages = npm_packages();
     let path = node_alone(&scratch.path().join("bin"));
     let cache = scratch.path().join("npm-cache");
     for tool in ["cargo", "rustc", "python3", "python"] {
@@ -171,7 +171,7 @@ console.log(out.join("\n"));
 #[test]
 fn every_command_works_installed_from_a_deleted_checkout() {
     let scratch = tempfile::tempdir().unwrap();
-    let concord = install_from_a_deleted_copy(scratch.path());
+    let concord = install_from_a_deleted_copy();
     let run = |args: &[&str], dir: &Path| Command::new(&concord).args(args).current_dir(dir).output().unwrap();
     let work = scratch.path().join("project");
     project(&work);

@@ -14,7 +14,7 @@
 //! `concord-codegen = "0.1.0"` and `concord-runtime = "0.1.0"` resolve to
 //! this checkout through a `[patch.crates-io]` above the tutorial's folder.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 mod common;
@@ -83,7 +83,6 @@ fn the_tutorial_runs_as_written() {
     let mut path = std::env::var_os("PATH").unwrap_or_default();
     // One cargo target for every crate a test builds as a user would (the disk is shared).
     let target = workspace().join("target/concord-consumers");
-    let mut wheels_dir: Option<PathBuf> = None;
     let mut last = String::new();
     let (mut installed_cli, mut installed_wheels, mut installed_npm, mut checked) = (false, false, false, 0);
     for block in blocks(&markdown) {
@@ -108,20 +107,20 @@ fn the_tutorial_runs_as_written() {
                     }
                     let output = match command {
                         "cargo install concord-cli" => {
-                            let concord = install_from_a_deleted_copy(scratch.path());
+                            let concord = install_from_a_deleted_copy();
                             path = std::env::join_paths(std::iter::once(concord.parent().unwrap().to_path_buf()).chain(std::env::split_paths(&path))).unwrap();
                             installed_cli = true;
                             continue;
                         }
                         ".venv/bin/pip install concord-cli" => {
-                            let wheels = wheels_dir.get_or_insert_with(|| wheels(&scratch.path().join("wheels"))).clone();
+                            let wheels = wheels();
                             let venv = Venv { dir: folder.join(".venv"), path: path.clone() };
                             venv.install(&wheels);
                             installed_wheels = true;
                             continue;
                         }
                         "npm install concord-runtime concord-engine concord-cli" => {
-                            let packages = npm_packages(&scratch.path().join("packages"));
+                            let packages = npm_packages();
                             let names = ["concord-runtime", "concord-engine", "concord-engine-linux-x64-gnu", "concord-cli", "concord-cli-linux-x64-gnu"];
                             run_ok(
                                 npm_offline("npm", &folder, &path, &scratch.path().join("npm-cache"))

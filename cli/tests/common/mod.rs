@@ -61,44 +61,66 @@ pub fn copy_checkout(to: &Path) {
     }
 }
 
-/// `cargo install`s the `concord` command from a copy of this checkout
-/// below `scratch`, then deletes the copy: what the command needs, it
-/// carries. Returns the installed binary.
-pub fn install_from_a_deleted_copy(scratch: &Path) -> PathBuf {
-    let copy = scratch.join("concord-checkout");
-    copy_checkout(&copy);
-    let root = scratch.join("installed");
-    // Compiled crates are shared with the other crates tests build as users do (the copy's own are built anew).
-    let target = workspace().join("target/concord-consumers");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run_ok(
-        Command::new(cargo)
-            .args(["install", "--quiet", "--debug", "--locked", "--path"])
-            .arg(copy.join("cli"))
-            .arg("--root")
-            .arg(&root)
-            .env("CARGO_TARGET_DIR", target),
-    );
-    std::fs::remove_dir_all(&copy).unwrap();
+/// What the tests that install concord as users do share: built once per
+/// test run into `target/concord-dist/<name>` (nextest runs each test in a
+/// process of its own; `NEXTEST_RUN_ID` names the run), one build at a time
+/// (maturin stages each binary at one path of the workspace's target
+/// folder, so two builds at once raced). Outside nextest, built each time.
+fn built_once(name: &str, build: impl FnOnce(&Path)) -> PathBuf {
+    let dist = workspace().join("target/concord-dist");
+    let dir = dist.join(name);
+    let _lock = Lock::take(&dist.join("build.lock"));
+    let run = std::env::var("NEXTEST_RUN_ID").ok();
+    let stamp = dist.join(format!("{name}.run"));
+    if run.is_some() && std::fs::read_to_string(&stamp).ok() == run {
+        return dir;
+    }
+    let _ = std::fs::remove_file(&stamp);
+    let _ = std::fs::remove_dir_all(&dir);
+    build(&dir);
+    if let Some(run) = run {
+        std::fs::write(&stamp, run).unwrap();
+    }
+    dir
+}
+
+/// The `concord` command `cargo install`ed from a copy of this checkout,
+/// which is then deleted: what the command needs, it carries. Returns the
+/// installed binary.
+pub fn install_from_a_deleted_copy() -> PathBuf {
+    let root = built_once("installed", |root| {
+        let copy = root.with_extension("checkout");
+        let _ = std::fs::remove_dir_all(&copy);
+        copy_checkout(&copy);
+        // Compiled crates are shared with the other crates tests build as users do (the copy's own are built anew).
+        let target = workspace().join("target/concord-consumers");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        run_ok(
+            Command::new(cargo)
+                .args(["install", "--quiet", "--debug", "--locked", "--path"])
+                .arg(copy.join("cli"))
+                .arg("--root")
+                .arg(root)
+                .env("CARGO_TARGET_DIR", target),
+        );
+        std::fs::remove_dir_all(&copy).unwrap();
+    });
     root.join("bin/concord")
 }
 
-/// Builds the wheels (`scripts/wheels`) into `dir`. One build at a time:
-/// maturin stages each binary at one path of the workspace's target folder,
-/// so two tests building at once (nextest runs them as processes) raced.
-pub fn wheels(dir: &Path) -> PathBuf {
-    let _lock = Lock::take(&workspace().join("target/concord-wheels.lock"));
-    run_ok(Command::new(workspace().join("scripts/wheels")).arg(dir).env("CONCORD_PYTHON", python()));
-    dir.to_path_buf()
+/// The wheels `scripts/wheels` builds.
+pub fn wheels() -> PathBuf {
+    built_once("wheels", |dir| {
+        run_ok(Command::new(workspace().join("scripts/wheels")).arg(dir).env("CONCORD_PYTHON", python()));
+    })
 }
 
-/// Builds the npm packages (`scripts/packages`) into `dir`, under the
-/// wheels' lock: the script builds the wheels (the command's binary is the
-/// concord-cli wheel's) and the engine addon in one target folder.
-pub fn npm_packages(dir: &Path) -> PathBuf {
-    let _lock = Lock::take(&workspace().join("target/concord-wheels.lock"));
-    run_ok(Command::new(workspace().join("scripts/packages")).arg(dir).env("CONCORD_PYTHON", python()));
-    dir.to_path_buf()
+/// The npm packages `scripts/packages` packs (it builds the wheels too:
+/// the command's binary is the concord-cli wheel's).
+pub fn npm_packages() -> PathBuf {
+    built_once("packages", |dir| {
+        run_ok(Command::new(workspace().join("scripts/packages")).arg(dir).env("CONCORD_PYTHON", python()));
+    })
 }
 
 /// The tarball of npm package `name` in a folder `scripts/packages` filled.
@@ -200,16 +222,27 @@ impl Venv {
 pub struct Lock(PathBuf);
 
 impl Lock {
+    /// Waits for the lock at `path` (a folder: made by one process only).
+    /// One left by another test run (a killed one) is taken over; within
+    /// a run, a holder is waited for as long as a cold build can take.
     pub fn take(path: &Path) -> Lock {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let run = std::env::var("NEXTEST_RUN_ID").unwrap_or_default();
+        let started = std::time::Instant::now();
         loop {
             match std::fs::create_dir(path) {
-                Ok(()) => return Lock(path.to_path_buf()),
+                Ok(()) => {
+                    std::fs::write(path.join("run"), &run).unwrap();
+                    return Lock(path.to_path_buf());
+                }
                 Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let holder = std::fs::read_to_string(path.join("run"));
                     let age = std::fs::metadata(path).and_then(|meta| meta.modified()).ok().and_then(|time| time.elapsed().ok());
-                    if age.is_some_and(|age| age > std::time::Duration::from_secs(600)) {
-                        let _ = std::fs::remove_dir(path);
+                    let another_run = holder.is_ok_and(|holder| holder != run) && age.is_some_and(|age| age.as_secs() > 5);
+                    if another_run || age.is_some_and(|age| age.as_secs() > 3600) {
+                        let _ = std::fs::remove_dir_all(path);
                     }
+                    assert!(started.elapsed().as_secs() < 3600, "{} was held for an hour", path.display());
                     std::thread::sleep(std::time::Duration::from_millis(500));
                 }
                 Err(error) => panic!("{}: {error}", path.display()),
@@ -220,6 +253,6 @@ impl Lock {
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }

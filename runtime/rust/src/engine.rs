@@ -108,15 +108,129 @@ fn quoted(text: &str) -> String {
     Value::String(text.to_owned()).to_string()
 }
 
-/// One validator over several subschemas of `documents[document]` (their
-/// `anyOf`): the generator builds it once per entry to learn whether the
-/// engine can check every record type of it, parsing and compiling once.
-pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) -> Result<Validator, String> {
+/// One validator over several subschemas of the first of `documents` (their
+/// `anyOf`; one pointer: that subschema alone). The documents are parsed,
+/// rewritten and registered once per set ([`prepared`]): a generated module
+/// builds the validator of each of its types from the same documents, and
+/// doing that work per type made a document of many types cost its size
+/// times their number.
+pub fn build_many(documents: &[Source<'_>], pointers: &[&str]) -> Result<Validator, String> {
+    let prepared = prepared(documents)?;
+    for pointer in pointers {
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            return Err(format!("{pointer:?} is not a JSON pointer"));
+        }
+        if prepared.first.pointer(pointer).is_none() {
+            return Err(format!("no subschema at {pointer:?}"));
+        }
+    }
+    let options = jsonschema::options()
+        .should_validate_formats(false)
+        .offline()
+        .with_registry(&prepared.registry)
+        .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
+        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)))
+        .with_keyword(MULTIPLE_OF, |_, value, _| match MultipleOf::of(value) {
+            Ok(multiple_of) => Ok(Box::new(multiple_of)),
+            Err(why) => Err(ValidationError::custom(why)),
+        });
+    // The crate's own place of a refusal is the document's only when it built the whole document.
+    let of_document = pointers == [""];
+    let built = if of_document {
+        // The document at its own base URI, in its own dialect: a wrapper
+        // `$ref` to it would stand outermost in the dynamic scope, and the
+        // crate then resolves a 2019-09 `$recursiveRef` short of the
+        // document's `$recursiveAnchor` (the suite's "$recursiveRef with
+        // nesting").
+        let (contents, at) = prepared.own.as_ref().map_or((&prepared.first, &prepared.base), |(contents, at)| (contents, at));
+        options.with_draft(dialect_of(contents)).with_base_uri(at.clone()).build(contents)
+    } else {
+        // A subschema: a wrapper of nothing but `$ref`s, in 2020-12.
+        let base = &prepared.base;
+        options.with_draft(Draft::Draft202012).build(&match pointers {
+            [pointer] => json!({"$ref": format!("{base}#{}", fragment(pointer))}),
+            pointers => json!({"anyOf": pointers.iter().map(|pointer| json!({"$ref": format!("{base}#{}", fragment(pointer))})).collect::<Vec<_>>()}),
+        })
+    };
+    built.map_err(|error| {
+        // A document its meta-schema refuses: where in the document (the crate checks a whole document against it).
+        let place = error.instance_path().as_str();
+        let place = if place.is_empty() || !of_document { String::new() } else { format!(" (the schema at {place})") };
+        match pointers {
+            [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}{place}", error.masked()),
+            _ => format!("a subschema cannot be enforced: {}{place}", error.masked()),
+        }
+    })
+}
+
+/// A set of documents as the engine reads them, ready to build validators from.
+struct Prepared {
+    /// Every document, rewritten ([`keep_concord_meaning`]), on top of the
+    /// meta-schemas of every draft, which a `$ref` may name.
+    registry: referencing::Registry<'static>,
+    /// The first document's base URI, and the first document as registered under it.
+    base: String,
+    first: Value,
+    /// The first document as its own `$id` names it, when that is another
+    /// URI: the whole document is built there, the base its references resolve against.
+    own: Option<(Value, String)>,
+}
+
+/// The sets prepared last, most recent last: a process holds a few
+/// registries' documents (a module's types are built one after another),
+/// and a command that checks many schemas once must not hold them all.
+static PREPARED: std::sync::Mutex<Vec<(Vec<Key>, std::sync::Arc<Prepared>)>> = std::sync::Mutex::new(Vec::new());
+const PREPARED_KEPT: usize = 16;
+
+/// A document of a set, as its [`Source`] says it: equal keys, equal reading.
+#[derive(PartialEq)]
+struct Key {
+    uri: String,
+    dialect: Option<String>,
+    text: String,
+}
+
+impl Key {
+    fn matches(keys: &[Key], documents: &[Source<'_>]) -> bool {
+        keys.len() == documents.len()
+            && keys.iter().zip(documents).all(|(key, source)| key.uri == source.uri && key.dialect.as_deref() == source.dialect && key.text == source.text)
+    }
+}
+
+/// `documents` prepared, from the cache when the same set was prepared lately.
+fn prepared(documents: &[Source<'_>]) -> Result<std::sync::Arc<Prepared>, String> {
+    // A panic while the lock was held (the crate's, caught by the caller) leaves the list whole.
+    let lock = || PREPARED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    {
+        let mut cache = lock();
+        if let Some(at) = cache.iter().position(|(keys, _)| Key::matches(keys, documents)) {
+            let hit = cache.remove(at);
+            let prepared = hit.1.clone();
+            cache.push(hit);
+            return Ok(prepared);
+        }
+    }
+    let prepared = std::sync::Arc::new(prepare(documents)?);
+    let keys =
+        documents.iter().map(|source| Key { uri: source.uri.to_owned(), dialect: source.dialect.map(str::to_owned), text: source.text.to_owned() }).collect();
+    let mut cache = lock();
+    if cache.len() == PREPARED_KEPT {
+        cache.remove(0);
+    }
+    cache.push((keys, prepared.clone()));
+    Ok(prepared)
+}
+
+/// Empties the cache: for a test that needs a fresh preparation each time.
+#[cfg(test)]
+fn forget_prepared() {
+    PREPARED.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+}
+
+fn prepare(documents: &[Source<'_>]) -> Result<Prepared, String> {
     let mut resources = Vec::with_capacity(documents.len());
-    let mut base = String::new();
-    // A record that is its whole document is built from the document itself,
-    // at the base its own references resolve against.
-    let mut whole: Option<(Value, String)> = None;
+    let mut first = None;
+    let mut own_of_first = None;
     for (index, source) in documents.iter().enumerate() {
         let uri = source.uri;
         let mut contents: Value = serde_json::from_str(source.text).map_err(|error| format!("the schema document {uri} is not JSON: {error}"))?;
@@ -142,8 +256,6 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
             Value::Object(object) if !(draft <= Draft::Draft7 && object.contains_key("$ref")) => object.get(id_keyword).and_then(Value::as_str),
             _ => None,
         };
-        // The whole document, with its `$id`, and the base it resolves against.
-        let mut own = None;
         if let Some(id) = own_id.filter(|id| !id.starts_with('#')) {
             let id = absolute(uri, id).unwrap_or_else(|| id.trim_end_matches('#').to_owned());
             if id != *uri {
@@ -153,68 +265,23 @@ pub fn build_many(documents: &[Source<'_>], document: usize, pointers: &[&str]) 
                 }
                 absolutize_references(&mut alias, &id, draft);
                 let with_id = std::mem::replace(&mut contents, alias);
-                if index == document && pointers == [""] {
-                    own = Some((with_id.clone(), id.clone()));
+                if index == 0 {
+                    own_of_first = Some((with_id.clone(), id.clone()));
                 }
                 resources.push((id, in_its_dialect(with_id)));
             }
         }
-        let uri = uri.to_owned();
-        if index == document {
-            for pointer in pointers {
-                if !pointer.is_empty() && !pointer.starts_with('/') {
-                    return Err(format!("{pointer:?} is not a JSON pointer"));
-                }
-                if contents.pointer(pointer).is_none() {
-                    return Err(format!("no subschema at {pointer:?}"));
-                }
-            }
-            base = uri.clone();
-            if pointers == [""] {
-                whole = Some(own.take().unwrap_or_else(|| (contents.clone(), uri.clone())));
-            }
+        if index == 0 {
+            first = Some((contents.clone(), uri.to_owned()));
         }
-        resources.push((uri, in_its_dialect(contents)));
+        resources.push((uri.to_owned(), in_its_dialect(contents)));
     }
-    // On top of the meta-schemas of every draft, which a `$ref` may name.
+    let (first, base) = first.ok_or_else(|| "no schema document".to_owned())?;
     let registry = referencing::SPECIFICATIONS
         .extend(resources)
         .and_then(|builder| builder.prepare())
         .map_err(|error| format!("the schema documents cannot be registered: {error}"))?;
-    let options = jsonschema::options()
-        .should_validate_formats(false)
-        .offline()
-        .with_registry(&registry)
-        .with_keyword(TYPED_ID, |_, value, _| Ok(Box::new(TypedId(value.as_str().unwrap_or_default().to_owned()))))
-        .with_keyword(INTEGER, |_, _, _| Ok(Box::new(Integer)))
-        .with_keyword(MULTIPLE_OF, |_, value, _| match MultipleOf::of(value) {
-            Ok(multiple_of) => Ok(Box::new(multiple_of)),
-            Err(why) => Err(ValidationError::custom(why)),
-        });
-    // The crate's own place of a refusal is the document's only when it built the whole document.
-    let of_document = whole.is_some();
-    let built = match whole {
-        // The document at its own base URI, in its own dialect: a wrapper
-        // `$ref` to it would stand outermost in the dynamic scope, and the
-        // crate then resolves a 2019-09 `$recursiveRef` short of the
-        // document's `$recursiveAnchor` (the suite's "$recursiveRef with
-        // nesting").
-        Some((contents, at)) => options.with_draft(dialect_of(&contents)).with_base_uri(at).build(&contents),
-        // A subschema: a wrapper of nothing but `$ref`s, in 2020-12.
-        None => options.with_draft(Draft::Draft202012).build(&match pointers {
-            [pointer] => json!({"$ref": format!("{base}#{}", fragment(pointer))}),
-            pointers => json!({"anyOf": pointers.iter().map(|pointer| json!({"$ref": format!("{base}#{}", fragment(pointer))})).collect::<Vec<_>>()}),
-        }),
-    };
-    built.map_err(|error| {
-        // A document its meta-schema refuses: where in the document (the crate checks a whole document against it).
-        let place = error.instance_path().as_str();
-        let place = if place.is_empty() || !of_document { String::new() } else { format!(" (the schema at {place})") };
-        match pointers {
-            [pointer] => format!("the subschema at {pointer:?} cannot be enforced: {}{place}", error.masked()),
-            _ => format!("a subschema cannot be enforced: {}{place}", error.masked()),
-        }
-    })
+    Ok(Prepared { registry, base, first, own: own_of_first })
 }
 
 /// A document as a resource of the dialect its `$schema` names: a draft-07

@@ -124,7 +124,7 @@ impl Checker {
     pub fn build_all(documents: &[Source<'_>], pointers: &[&str]) -> Result<Checker, String> {
         // `concord pin` built it already; should the crate panic all the
         // same, that is a refusal here too, not a crash.
-        match std::panic::catch_unwind(|| crate::engine::build_many(documents, 0, pointers)) {
+        match std::panic::catch_unwind(|| crate::engine::build_many(documents, pointers)) {
             Ok(built) => built.map(Checker),
             Err(payload) => {
                 let what = payload.downcast_ref::<&str>().map(|text| text.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 /// A validator for one document alone (its base below [`crate::pinned::BASE`]).
 fn build(document: &str, pointer: &str) -> Result<jsonschema::Validator, String> {
     let base = format!("{}document.json", crate::pinned::BASE);
-    super::build_many(&[Source::new(&base, document)], 0, &[pointer])
+    super::build_many(&[Source::new(&base, document)], &[pointer])
 }
 
 /// The groups of the suite's not, if-then-else, contains, dependentSchemas and
@@ -143,8 +143,10 @@ fn a_long_ref_chain_is_checked_in_one_step() {
 fn a_document_known_by_two_uris_resolves_its_anchors() {
     let document = r##"{"$id": "https://example.com/a", "$ref": "#foo", "$defs": {"A": {"$anchor": "foo", "type": "integer"}}}"##;
     for _ in 0..40 {
+        // Prepared anew each time: the crate's choice was random per registry.
+        super::forget_prepared();
         let built = std::panic::catch_unwind(|| {
-            let validator = super::build_many(&[Source::new("https://registry.concord.invalid/a.json", document)], 0, &[""]).unwrap();
+            let validator = super::build_many(&[Source::new("https://registry.concord.invalid/a.json", document)], &[""]).unwrap();
             (validator.is_valid(&json!(1)), validator.is_valid(&json!("x")))
         });
         assert_eq!(built.ok(), Some((true, false)));
@@ -152,7 +154,7 @@ fn a_document_known_by_two_uris_resolves_its_anchors() {
     // Either name reaches the document, an anchor of it too.
     let other = r##"{"properties": {"a": {"$ref": "https://example.com/a#foo"}, "b": {"$ref": "https://registry.concord.invalid/a.json#/$defs/A"}}}"##;
     let documents = [Source::new("https://registry.concord.invalid/b.json", other), Source::new("https://registry.concord.invalid/a.json", document)];
-    let validator = super::build_many(&documents, 0, &[""]).unwrap();
+    let validator = super::build_many(&documents, &[""]).unwrap();
     assert!(validator.is_valid(&json!({"a": 1, "b": 2})));
     assert!(!validator.is_valid(&json!({"a": "x"})) && !validator.is_valid(&json!({"b": "x"})));
 }
@@ -182,4 +184,29 @@ fn multiple_of_is_exact_on_the_decimal_form() {
 fn a_divisor_the_types_cannot_read_is_refused() {
     let error = build(r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "x-concord-multiple-of": "x"}"#, "").unwrap_err();
     assert!(error.contains("multipleOf \"x\""), "{error}");
+}
+
+/// The documents prepared for one set are reused only for the same set: the
+/// same URI with another text, another dialect or another companion
+/// document is another reading.
+#[test]
+fn prepared_documents_are_reused_only_for_the_same_set() {
+    let uri = "https://registry.concord.invalid/prepared.json";
+    let valid = |documents: &[Source<'_>], pointer: &str, value: Value| super::build_many(documents, &[pointer]).unwrap().is_valid(&value);
+    let integer = r#"{"$defs": {"A": {"type": "integer"}, "B": {"$ref": "other.json"}}}"#;
+    let string = r#"{"$defs": {"A": {"type": "string"}, "B": {"$ref": "other.json"}}}"#;
+    let other = |text| Source::new("https://registry.concord.invalid/other.json", text);
+    assert!(valid(&[Source::new(uri, integer), other(r#"{"minimum": 3}"#)], "/$defs/A", json!(1)));
+    assert!(!valid(&[Source::new(uri, string), other(r#"{"minimum": 3}"#)], "/$defs/A", json!(1)));
+    assert!(!valid(&[Source::new(uri, integer), other(r#"{"minimum": 3}"#)], "/$defs/B", json!(1)));
+    assert!(valid(&[Source::new(uri, integer), other(r#"{"minimum": 0}"#)], "/$defs/B", json!(1)));
+    // Draft-04 reads a boolean exclusiveMinimum; 2020-12 a number.
+    let bound = r#"{"minimum": 1, "exclusiveMinimum": true}"#;
+    let draft4 = Source { uri, text: bound, dialect: Some("http://json-schema.org/draft-04/schema#") };
+    assert!(!valid(&[draft4], "", json!(1)));
+    assert!(super::build_many(&[Source::new(uri, bound)], &[""]).is_err());
+    // Each set's validators, many times over, from one preparation.
+    for _ in 0..(super::PREPARED_KEPT * 2) {
+        assert!(valid(&[Source::new(uri, integer), other(r#"{"minimum": 3}"#)], "/$defs/A", json!(2)));
+    }
 }
