@@ -32,6 +32,9 @@ enum Command {
         /// The npm package's name of the TypeScript bindings (`typescript/<name>/` below the output folder).
         #[arg(long, default_value = concord_codegen::emit::typescript::PACKAGE)]
         typescript_package: String,
+        /// The languages to write, a comma-separated list of rust, python and typescript.
+        #[arg(long, default_value = "rust,python,typescript", value_parser = concord_codegen::Language::parse_list)]
+        languages: Languages,
         /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -49,6 +52,9 @@ enum Command {
         /// The npm package's name of the TypeScript bindings (`typescript/<name>/` below the output folder).
         #[arg(long, default_value = concord_codegen::emit::typescript::PACKAGE)]
         typescript_package: String,
+        /// The languages to write, a comma-separated list of rust, python and typescript.
+        #[arg(long, default_value = "rust,python,typescript", value_parser = concord_codegen::Language::parse_list)]
+        languages: Languages,
         /// `text` for people, `json` for tools: one JSON object on standard output (docs/diagnostics.md).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -335,8 +341,8 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<ExitCode, Errors> {
     match command {
-        Command::Generate { registry, out, python_package, typescript_package, format } => {
-            let files = generate(&registry, &python_package, &typescript_package)?;
+        Command::Generate { registry, out, python_package, typescript_package, languages, format } => {
+            let files = generate(&registry, &python_package, &typescript_package, &languages)?;
             write_files(&out, &files)?;
             let written: Vec<String> = files.iter().map(|file| out.join(&file.path).display().to_string()).collect();
             match format {
@@ -345,8 +351,8 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { registry, out, python_package, typescript_package, format } => {
-            let files = generate(&registry, &python_package, &typescript_package)?;
+        Command::Check { registry, out, python_package, typescript_package, languages, format } => {
+            let files = generate(&registry, &python_package, &typescript_package, &languages)?;
             let stale = stale_files(&out, &files);
             if stale.is_empty() {
                 match format {
@@ -360,6 +366,10 @@ fn run(command: Command) -> Result<ExitCode, Errors> {
                 let mut package = if python_package == concord_codegen::PYTHON_PACKAGE { String::new() } else { format!(" --python-package {python_package}") };
                 if typescript_package != concord_codegen::emit::typescript::PACKAGE {
                     package.push_str(&format!(" --typescript-package {typescript_package}"));
+                }
+                if languages.len() != concord_codegen::LANGUAGES.len() {
+                    let names: Vec<&str> = languages.iter().map(|language| language.name).collect();
+                    package.push_str(&format!(" --languages {}", names.join(",")));
                 }
                 let message = format!(
                     "stale: this file does not match what {} generates; run `concord generate --registry {} --out {}{package}`",
@@ -460,11 +470,18 @@ fn print_added(added: &[concord_cli::add::Added]) {
 
 /// Every file `concord generate` writes: the bindings of the registry as a
 /// build script writes them, once the command's own checks passed.
-fn generate(registry: &std::path::Path, python_package: &str, typescript_package: &str) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
+/// The languages `--languages` names.
+type Languages = Vec<&'static concord_codegen::Language>;
+
+fn generate(
+    registry: &std::path::Path,
+    python_package: &str,
+    typescript_package: &str,
+    languages: &[&'static concord_codegen::Language],
+) -> Result<Vec<concord_codegen::GeneratedFile>, Errors> {
     let mut config = Config::new();
-    config.registry(registry).python_package(python_package).typescript_package(typescript_package);
-    config.check_python_package()?;
-    config.check_typescript_package()?;
+    config.registry(registry).python_package(python_package).typescript_package(typescript_package).languages(languages);
+    config.check_languages()?;
     let model = concord_cli::load(registry)?;
     Ok(config.files(&model))
 }

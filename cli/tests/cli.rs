@@ -598,3 +598,26 @@ fn a_pattern_the_engine_refuses_is_refused_when_generated() {
     assert!(text(&refused).contains("c.schema.json at /definitions/name/pattern: the assertion engine cannot check this schema"), "{}", text(&refused));
     assert!(!out.exists());
 }
+
+/// `--languages` writes and checks the languages it names alone: a
+/// TypeScript team's output holds no Rust and no Python, and `check` holds
+/// it to what it asked for; a language concord does not write is named.
+#[test]
+fn generate_and_check_write_the_languages_named() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("generated");
+    let out_arg = out.to_str().unwrap();
+    let generated = concord(&["generate", "--out", out_arg, "--languages", "typescript"]);
+    assert!(generated.status.success(), "{}", text(&generated));
+    let folders: Vec<String> = std::fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(folders, ["typescript"]);
+    let checked = concord(&["check", "--out", out_arg, "--languages", "typescript"]);
+    assert!(checked.status.success(), "{}", text(&checked));
+    // Asked for Python too, it is missing, and the fix names both.
+    let stale = concord(&["check", "--out", out_arg, "--languages", "typescript,python"]);
+    assert_eq!(stale.status.code(), Some(1), "{}", text(&stale));
+    assert!(text(&stale).contains(&format!("run `concord generate --registry registry --out {out_arg} --languages python,typescript`")), "{}", text(&stale));
+    let unknown = concord(&["generate", "--out", out_arg, "--languages", "rust,go"]);
+    assert!(!unknown.status.success());
+    assert!(text(&unknown).contains("\"go\" is not a language concord writes: rust, python, typescript"), "{}", text(&unknown));
+}

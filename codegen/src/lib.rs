@@ -71,6 +71,67 @@ pub struct Config {
     rust_file: String,
     include_file: String,
     attributes: emit::rust::Attributes,
+    languages: Vec<&'static Language>,
+}
+
+/// A language concord writes bindings in: an entry of [`LANGUAGES`], the
+/// list that [`Config::generate`], `concord generate` and `concord check`
+/// go through. A new language is an entry here and its emitter's folder.
+#[derive(Debug)]
+pub struct Language {
+    /// Its name on the command line (`--languages`), and its folder below the output folder.
+    pub name: &'static str,
+    /// Refuses settings whose files this language could not use (a package name it cannot import).
+    check: fn(&Config) -> Result<(), Errors>,
+    /// Its files of a loaded model, their paths below the output folder.
+    files: fn(&Config, &model::Model) -> Vec<GeneratedFile>,
+}
+
+/// Every language concord writes, in the order files are written and reported.
+pub const LANGUAGES: &[Language] = &[
+    Language {
+        name: "rust",
+        check: |_| Ok(()),
+        files: |_, model| vec![GeneratedFile { path: Path::new("rust").join(RUST_FILE), contents: emit::rust::module(model) }],
+    },
+    Language {
+        name: "python",
+        check: Config::check_python_package,
+        files: |config, model| {
+            emit::python::package(model)
+                .into_iter()
+                .map(|(name, contents)| GeneratedFile { path: Path::new("python").join(&config.python_package).join(name), contents })
+                .collect()
+        },
+    },
+    Language {
+        name: "typescript",
+        check: Config::check_typescript_package,
+        files: |config, model| {
+            // A scoped name (`@team/contracts`) is a folder per part, as in node_modules.
+            let folder = config.typescript_package.split('/').fold(Path::new("typescript").to_path_buf(), |path, part| path.join(part));
+            emit::typescript::package(model, &config.typescript_package)
+                .into_iter()
+                .map(|(name, contents)| GeneratedFile { path: folder.join(name), contents })
+                .collect()
+        },
+    },
+];
+
+impl Language {
+    /// The languages a comma-separated list names (`rust,typescript`), in
+    /// [`LANGUAGES`]' order, or what is wrong with the list.
+    pub fn parse_list(list: &str) -> Result<Vec<&'static Language>, String> {
+        let names: Vec<&str> = list.split(',').map(str::trim).filter(|name| !name.is_empty()).collect();
+        let known = || LANGUAGES.iter().map(|language| language.name).collect::<Vec<_>>().join(", ");
+        if let Some(unknown) = names.iter().find(|name| !LANGUAGES.iter().any(|language| language.name == **name)) {
+            return Err(format!("{unknown:?} is not a language concord writes: {}", known()));
+        }
+        if names.is_empty() {
+            return Err(format!("no language named: list one or more of {}", known()));
+        }
+        Ok(LANGUAGES.iter().filter(|language| names.contains(&language.name)).collect())
+    }
 }
 
 impl Default for Config {
@@ -83,6 +144,7 @@ impl Default for Config {
             rust_file: RUST_FILE.to_owned(),
             include_file: INCLUDE_FILE.to_owned(),
             attributes: emit::rust::Attributes::default(),
+            languages: LANGUAGES.iter().collect(),
         }
     }
 }
@@ -117,6 +179,13 @@ impl Config {
     /// `concord-registry`), written under `<out>/typescript/<name>/`.
     pub fn typescript_package(&mut self, name: impl Into<String>) -> &mut Self {
         self.typescript_package = name.into();
+        self
+    }
+
+    /// The languages [`generate`](Self::generate) and [`files`](Self::files)
+    /// write (default: every one of [`LANGUAGES`]).
+    pub fn languages(&mut self, languages: &[&'static Language]) -> &mut Self {
+        self.languages = languages.to_vec();
         self
     }
 
@@ -259,12 +328,23 @@ impl Config {
     }
 
     /// Every file of `concord generate`, in memory: `rust/concord_registry.rs`,
-    /// `python/<package>/...` and `typescript/<package>/...`.
+    /// `python/<package>/...` and `typescript/<package>/...`, of the
+    /// [`languages`](Self::languages) chosen.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Errors> {
-        self.check_python_package()?;
-        self.check_typescript_package()?;
+        self.check_languages()?;
         let model = load(&self.registry)?;
         Ok(self.files(&model))
+    }
+
+    /// Refuses settings the chosen languages' files could not use, every problem at once.
+    pub fn check_languages(&self) -> Result<(), Errors> {
+        let mut errors = Errors::default();
+        for language in &self.languages {
+            if let Err(more) = (language.check)(self) {
+                errors.extend(more);
+            }
+        }
+        errors.finish(())
     }
 
     /// The Python package name must be one Python imports: a snake_case
@@ -296,19 +376,11 @@ impl Config {
         ))
     }
 
-    /// Every generated file of a loaded model (see [`load`]), without the
-    /// Rust attributes (those are for build scripts).
+    /// Every generated file of a loaded model (see [`load`]), of the
+    /// [`languages`](Self::languages) chosen, without the Rust attributes
+    /// (those are for build scripts).
     pub fn files(&self, model: &model::Model) -> Vec<GeneratedFile> {
-        let mut files = vec![GeneratedFile { path: Path::new("rust").join(RUST_FILE), contents: emit::rust::module(model) }];
-        for (name, contents) in emit::python::package(model) {
-            files.push(GeneratedFile { path: Path::new("python").join(&self.python_package).join(name), contents });
-        }
-        // A scoped name (`@team/contracts`) is a folder per part, as in node_modules.
-        let folder = self.typescript_package.split('/').fold(Path::new("typescript").to_path_buf(), |path, part| path.join(part));
-        for (name, contents) in emit::typescript::package(model, &self.typescript_package) {
-            files.push(GeneratedFile { path: folder.join(name), contents });
-        }
-        files
+        self.languages.iter().flat_map(|language| (language.files)(self, model)).collect()
     }
 
     pub fn registry_dir(&self) -> &Path {
