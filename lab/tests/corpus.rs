@@ -132,7 +132,7 @@ fn corpus_instances_agree_in_both_languages_and_with_the_validator() {
 const REALWORLD_BOUND_AT_LEAST: usize = 281;
 const REALWORLD_TYPED_AT_LEAST: usize = 272;
 const REALWORLD_AGREEING_AT_LEAST: usize = 167;
-/// The same floors for its schemas that ship instances (the test command's pass).
+/// The same floors for its schemas that ship instances.
 const WITH_INSTANCES_BOUND_AT_LEAST: usize = 47;
 const WITH_INSTANCES_TYPED_AT_LEAST: usize = 46;
 
@@ -157,11 +157,10 @@ fn realworld_schemas_with_instances_bind_agree_and_pass_the_linters() {
 }
 
 /// Every schema of the second corpus, all 290 (some 4,000 record types,
-/// 29 MB of Rust): the scale pass, run with `cargo nextest run --profile lab`
-/// (docs/proof.md). Compiling that much generated Rust twice (the harness,
-/// then clippy) takes some twenty minutes here, most of the test command's
-/// budget; what it checks beyond the pass above is that the schemas without
-/// instances bind, compile, lint and fuzz too.
+/// 29 MB of Rust; docs/proof.md): beyond the test above, the schemas
+/// without instances bind, compile, lint and fuzz too. Compiling that much
+/// generated Rust twice (the harness, then clippy) takes some twenty
+/// minutes here.
 #[test]
 fn realworld_schemas_all_bind_agree_and_pass_the_linters() {
     let floors = Floors {
