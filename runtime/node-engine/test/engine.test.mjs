@@ -27,11 +27,16 @@ const VALIDATION = join(ROOT, "fixtures/validation");
 const BASE = "https://registry.concord.invalid/";
 const MAX_NOTES = 3;
 
-/** Runs the example `rust-notes` on `request`: the Rust runtime's answers. */
+/**
+ * Runs the example `rust-notes` on `request`: the Rust runtime's answers.
+ * In the profile scripts/build-node-engine built the addon in, whose
+ * dependencies are compiled already.
+ */
 function rust(request) {
+  const profile = process.env.CONCORD_DIST_PROFILE ?? "release";
   const run = spawnSync(
     "cargo",
-    ["run", "--release", "--quiet", "-p", "concord-node-engine", "--example", "rust-notes"],
+    ["run", "--profile", profile, "--quiet", "-p", "concord-node-engine", "--example", "rust-notes"],
     { cwd: ROOT, input: JSON.stringify(request), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
   );
   assert.equal(run.status, 0, `cargo run --example rust-notes failed:\n${run.stderr}`);
