@@ -65,22 +65,21 @@ pub fn copy_checkout(to: &Path) {
 /// test run into `target/concord-dist/<name>` (nextest runs each test in a
 /// process of its own; `NEXTEST_RUN_ID` names the run), one build at a time
 /// (maturin stages each binary at one path of the workspace's target
-/// folder, so two builds at once raced). Outside nextest, built each time.
+/// folder, so two builds at once raced). Under `cargo test`, whose tests
+/// are threads of one process per test file, once per process.
 fn built_once(name: &str, build: impl FnOnce(&Path)) -> PathBuf {
     let dist = workspace().join("target/concord-dist");
     let dir = dist.join(name);
     let _lock = Lock::take(&dist.join("build.lock"));
-    let run = std::env::var("NEXTEST_RUN_ID").ok();
+    let run = std::env::var("NEXTEST_RUN_ID").unwrap_or_else(|_| format!("process {}", std::process::id()));
     let stamp = dist.join(format!("{name}.run"));
-    if run.is_some() && std::fs::read_to_string(&stamp).ok() == run {
+    if std::fs::read_to_string(&stamp).is_ok_and(|built| built == run) {
         return dir;
     }
     let _ = std::fs::remove_file(&stamp);
     let _ = std::fs::remove_dir_all(&dir);
     build(&dir);
-    if let Some(run) = run {
-        std::fs::write(&stamp, run).unwrap();
-    }
+    std::fs::write(&stamp, run).unwrap();
     dir
 }
 
