@@ -14,6 +14,7 @@ import {
   OPEN_BRACE,
   OPEN_BRACKET,
   pendingIn,
+  pendingLevel,
   refusedAt,
 } from "./read.js";
 
@@ -46,7 +47,7 @@ export function array(items: Node): Node {
           lx.ws();
           const item = items.read(lx);
           stack[top++] = item;
-          pendingIn(level, top - 1 - start);
+          if (pendingLevel === level) pendingIn(level, top - 1 - start);
         } while (lx.moreItems(false));
       } catch (error) {
         const at = top - start;
@@ -100,7 +101,7 @@ export function tuple(items: Node[]): Node {
           } catch (error) {
             throw failedAt(error, values.length);
           }
-          pendingIn(level, values.length - 1);
+          if (pendingLevel === level) pendingIn(level, values.length - 1);
         } while (lx.moreItems(false));
       }
       if (values.length < items.length) {
@@ -144,7 +145,7 @@ export function map(values: Node): Node {
           lx.colon();
           lx.ws();
           result.set(key, values.read(lx));
-          pendingIn(level, key);
+          if (pendingLevel === level) pendingIn(level, key);
         }
       } catch (error) {
         throw failedAt(error, key);

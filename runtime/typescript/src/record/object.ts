@@ -23,6 +23,7 @@ import {
   NULL_START,
   OPEN_BRACE,
   pendingIn,
+  pendingLevel,
   type Read,
   refusedAt,
   takePendingOf,
@@ -191,7 +192,7 @@ export function object(name: string, plan: ObjectPlan, compile: (value: PlanValu
             kept.set(key, typed !== undefined ? typed.read(lx) : readValue(lx));
           }
         }
-        pendingIn(level, key);
+        if (pendingLevel === level) pendingIn(level, key);
       }
     } catch (error) {
       throw failedAt(error, key);

@@ -109,7 +109,8 @@ export function invalidType(lx: Lexer, expecting: string): Failure {
  * just read and passes the failure up a level, as a thrown one would be.
  */
 let pending: Failure | undefined;
-let pendingLevel = -1;
+/** Read by the containers on every item (`pendingIn` only when it is theirs): a live binding, no call. */
+export let pendingLevel = -1;
 
 /** Starts a read: no check has failed yet. */
 export function startRead(): void {
