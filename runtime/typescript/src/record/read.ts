@@ -127,11 +127,11 @@ export function finishRead(): void {
 }
 
 /**
- * After the item at `token` of the container at `level` is read: a failure
- * pending in that item takes the token, and waits for the container above.
+ * The pending failure was met in the item at `token` of the container at
+ * `level` (the caller checks `pendingLevel === level` first): its pointer
+ * takes the token, and it waits for the container above.
  */
 export function pendingIn(level: number, token: string | number): void {
-  if (pendingLevel !== level) return;
   (pending as Failure).tokens.push(token);
   pendingLevel = level - 1;
 }
